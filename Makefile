@@ -1,0 +1,43 @@
+# Top-level driver: builds the patched FFmpeg in build/ffmpeg, the stock peer
+# in build/stock, and runs the tests, benchmarks and demo.
+
+TOP    := $(CURDIR)
+BUILD  := $(TOP)/build
+FFB    := $(BUILD)/ffmpeg
+JOBS   ?= $(shell nproc)
+PREFIX ?= /usr/local
+
+# ccache shares objects between clones of this repo on one machine
+export CCACHE_BASEDIR := $(TOP)
+export CCACHE_NOHASHDIR := 1
+
+FFMAKE = $(MAKE) -C $(FFB) -j$(JOBS) V=$(V)
+
+.PHONY: all ffmpeg stock check check-unit check-fate check-asan bench demo \
+        install clean distclean sync
+
+all: ffmpeg
+
+$(BUILD)/.stamp-configure:
+	./configure
+
+sync: $(BUILD)/.stamp-configure
+	@scripts/sync-ext $(TOP) $(BUILD)/src
+
+ffmpeg: sync
+	+$(FFMAKE) ffmpeg ffprobe
+
+stock: $(BUILD)/.stamp-configure
+	+scripts/build-stock $(BUILD) $(JOBS)
+
+include tests/Makefile
+
+install: ffmpeg
+	+$(FFMAKE) install $(if $(filter command line,$(origin PREFIX)),prefix=$(PREFIX))
+
+clean:
+	-$(MAKE) -C $(FFB) clean
+	rm -rf $(BUILD)/tests
+
+distclean:
+	rm -rf $(BUILD)
