@@ -421,7 +421,7 @@ static av_cold int init(AVFilterContext *ctx)
 {
     ToI420Context *s = ctx->priv;
 
-    if (s->matrix >= 0 && canonical_matrix(s->matrix) != s->matrix &&
+    if (s->matrix != -1 && canonical_matrix(s->matrix) != s->matrix &&
         s->matrix != AVCOL_SPC_BT470BG) {
         av_log(ctx, AV_LOG_ERROR, "Invalid value %d for option 'matrix': "
                "valid values are auto (-1), bt601 (%d), bt709 (%d), bt2020 (%d)\n",
@@ -430,7 +430,7 @@ static av_cold int init(AVFilterContext *ctx)
     }
     if (s->matrix == AVCOL_SPC_BT470BG)
         s->matrix = AVCOL_SPC_SMPTE170M;
-    if (s->range == AVCOL_RANGE_UNSPECIFIED) {
+    if (s->range != -1 && s->range != AVCOL_RANGE_MPEG && s->range != AVCOL_RANGE_JPEG) {
         av_log(ctx, AV_LOG_ERROR, "Invalid value %d for option 'range': "
                "valid values are auto (-1), tv (%d), pc (%d)\n",
                s->range, AVCOL_RANGE_MPEG, AVCOL_RANGE_JPEG);
@@ -478,13 +478,13 @@ static int query_formats(const AVFilterContext *ctx,
 
 static const AVOption toi420_options[] = {
     { "matrix", "YCbCr matrix for RGB input that carries none", OFFSET(matrix),
-      AV_OPT_TYPE_INT, { .i64 = -1 }, -1, AVCOL_SPC_NB - 1, FLAGS, .unit = "matrix" },
+      AV_OPT_TYPE_INT, { .i64 = -1 }, INT_MIN, INT_MAX, FLAGS, .unit = "matrix" },
         { "auto",   "the frame's own, else bt601", 0, AV_OPT_TYPE_CONST, { .i64 = -1 },                   0, 0, FLAGS, .unit = "matrix" },
         { "bt601",  "ITU-R BT.601",               0, AV_OPT_TYPE_CONST, { .i64 = AVCOL_SPC_SMPTE170M },  0, 0, FLAGS, .unit = "matrix" },
         { "bt709",  "ITU-R BT.709",               0, AV_OPT_TYPE_CONST, { .i64 = AVCOL_SPC_BT709 },      0, 0, FLAGS, .unit = "matrix" },
         { "bt2020", "ITU-R BT.2020 non-constant luminance", 0, AV_OPT_TYPE_CONST, { .i64 = AVCOL_SPC_BT2020_NCL }, 0, 0, FLAGS, .unit = "matrix" },
     { "range", "output range for input that carries none", OFFSET(range),
-      AV_OPT_TYPE_INT, { .i64 = -1 }, -1, AVCOL_RANGE_JPEG, FLAGS, .unit = "range" },
+      AV_OPT_TYPE_INT, { .i64 = -1 }, INT_MIN, INT_MAX, FLAGS, .unit = "range" },
         { "auto",    "the frame's own, else tv", 0, AV_OPT_TYPE_CONST, { .i64 = -1 },               0, 0, FLAGS, .unit = "range" },
         { "tv",      "limited range (16-235)",   0, AV_OPT_TYPE_CONST, { .i64 = AVCOL_RANGE_MPEG }, 0, 0, FLAGS, .unit = "range" },
         { "limited", "limited range (16-235)",   0, AV_OPT_TYPE_CONST, { .i64 = AVCOL_RANGE_MPEG }, 0, 0, FLAGS, .unit = "range" },

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# make bench: prints the benchmark tables. Every ratio compares figures
+# taken in this same run.
+#   tests/bench/run.sh BUILD SHIM
+set -eu
+build=$1 shim=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+
+echo "## toi420: conversion to yuv420p"
+echo
+"$build/tests/toi420_bench" 31
+echo
+"$build/tests/toi420_bench" 11 cold
+echo
+echo "## Heap allocations per frame (preload shim, 100 and 200 frames, 640x480)"
+echo
+for fmt in yuyv422 rgba; do
+    "$top/tests/alloc/cli-allocs.sh" "$build/ffmpeg/ffmpeg" "$shim" 100 toi420 "$fmt" | sed 's/^/patched  /'
+    "$top/tests/alloc/cli-allocs.sh" "$build/ffmpeg/ffmpeg" "$shim" 100 format=yuv420p "$fmt" | sed 's/^/patched  /'
+    "$top/tests/alloc/cli-allocs.sh" "$build/stock/ffmpeg" "$shim" 100 format=yuv420p "$fmt" | sed 's/^/stock    /'
+done

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# make check: runs every test group against the build in FFB, prints one
+# line per group and a final "N passed, N failed".
+#   tests/check.sh FFB SHIM
+set -u
+ffb=$1 shim=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+log=$ffb/../tests/logs
+mkdir -p "$log"
+pass=0 fail=0
+failed=()
+
+ok()  { pass=$((pass + 1)); echo "PASS $1"; }
+bad() { fail=$((fail + 1)); failed+=("$1"); echo "FAIL $1 (log: $2)"; tail -n 20 "$2" | sed 's/^/    /'; }
+
+# run NAME CMD...: one test
+run() {
+    local name=$1; shift
+    if "$@" > "$log/$name.log" 2>&1; then ok "$name"; else bad "$name" "$log/$name.log"; fi
+}
+
+# fate NAME TARGET [VARS...]: FATE tests, counted one by one
+fate() {
+    local name=$1 target=$2; shift 2
+    make -C "$ffb" -k -j"$(nproc)" "$target" "$@" > "$log/$name.log" 2>&1
+    local total failures
+    total=$(grep -c '^TEST ' "$log/$name.log")
+    failures=$(grep -E '^make: \*\*\* .*(fate-[^]]*)\] Error' "$log/$name.log" | sed -E 's/.*(fate-[^]]*)\].*/\1/')
+    local nf=0
+    [ -n "$failures" ] && nf=$(echo "$failures" | wc -l)
+    if [ "$total" -eq 0 ]; then
+        bad "$name: no FATE test ran" "$log/$name.log"; return
+    fi
+    pass=$((pass + total - nf))
+    for t in $failures; do fail=$((fail + 1)); failed+=("$name/$t"); done
+    echo "$( [ "$nf" = 0 ] && echo PASS || echo FAIL ) $name: $((total - nf))/$total FATE tests"
+    [ "$nf" = 0 ] || grep -B5 -A20 -E '^(TEST|make: \*\*\*)' "$log/$name.log" | grep -v '^TEST' | head -n 40 | sed 's/^/    /'
+}
+
+echo "== FATE: toi420 references, reference programs, buffer pool"
+fate fate-ext fate-ext
+fate fate-toi420-threads4 fate-toi420 THREADS=4
+fate fate-toi420-cpuflags0 fate-toi420 CPUFLAGS=0
+
+echo "== FATE references against the independent reference conversion"
+run fate-refs-independent "$top/tests/fate/verify-refs.sh" "$ffb" "$top/tests/ref/fate"
+
+echo "== allocations per frame over null (preload shim, N and 2N frames)"
+run alloc-api env LD_PRELOAD="$shim" "$ffb/libavfilter/tests/toi420" alloc 100
+run alloc-cli-yuyv422 env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ffmpeg" "$shim" 50 toi420 yuyv422
+run alloc-cli-rgba    env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ffmpeg" "$shim" 50 toi420 rgba
+run alloc-cli-yuv420p env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ffmpeg" "$shim" 50 toi420 yuv420p
+for t in alloc-api alloc-cli-yuyv422 alloc-cli-rgba alloc-cli-yuv420p; do sed 's/^/    /' "$log/$t.log"; done
+
+echo "== command line"
+run cli-options "$top/tests/cli/toi420-cli.sh" "$ffb/ffmpeg"
+
+echo "== valgrind memcheck (short runs, no leaks, no errors)"
+vg="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
+run valgrind-buffer $vg "$ffb/libavutil/tests/buffer"
+run valgrind-ffmpeg $vg "$ffb/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=97x61:r=10,format=nv21 \
+    -filter_threads 2 -vf "toi420,vflip,format=bgra,toi420" -frames:v 8 -f null -
+
+echo
+echo "${pass} passed, ${fail} failed"
+[ "$fail" = 0 ] || { printf 'failed: %s\n' "${failed[@]}"; exit 1; }

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# toi420 on the ffmpeg command line: help shows every option, bad options
+# and formats fail with a message naming them.
+#   toi420-cli.sh FFMPEG
+set -u
+ffmpeg=$1
+fails=0
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+
+expect() {   # expect DESCRIPTION STATUS(0|fail) PATTERN -- ffmpeg args
+    local what=$1 want=$2 pattern=$3; shift 4
+    timeout 60 "$ffmpeg" -nostdin -hide_banner "$@" > "$tmp" 2>&1
+    local st=$?
+    if { [ "$want" = 0 ] && [ $st != 0 ]; } || { [ "$want" = fail ] && [ $st = 0 ]; }; then
+        echo "FAIL: $what: exit status $st"; sed 's/^/  /' "$tmp" | tail -n 5; fails=$((fails + 1)); return
+    fi
+    if ! grep -qE -- "$pattern" "$tmp"; then
+        echo "FAIL: $what: output lacks /$pattern/"; sed 's/^/  /' "$tmp" | tail -n 5; fails=$((fails + 1)); return
+    fi
+    echo "ok: $what"
+}
+
+src=(-f lavfi -i testsrc2=s=64x48:d=0.2)
+expect "help lists matrix"  0 'matrix +<int> .*YCbCr matrix' -- -h filter=toi420
+expect "help lists range"   0 'range +<int> .*output range'  -- -h filter=toi420
+expect "help lists bt2020"  0 'bt2020 '                      -- -h filter=toi420
+expect "help: slice threads" 0 'slice threading'             -- -h filter=toi420
+expect "bad matrix name"    fail "Error applying option 'matrix' to filter 'toi420'" -- "${src[@]}" -vf toi420=matrix=bt999 -f null -
+expect "matrix out of range" fail "Invalid value 99 for option 'matrix': valid values are auto \(-1\), bt601 \(6\), bt709 \(1\), bt2020 \(9\)" -- "${src[@]}" -vf toi420=matrix=99 -f null -
+expect "matrix not supported" fail "Invalid value 4 for option 'matrix': valid values are auto" -- "${src[@]}" -vf toi420=matrix=4 -f null -
+expect "range 0"            fail "Invalid value 0 for option 'range': valid values are auto \(-1\), tv \(1\), pc \(2\)" -- "${src[@]}" -vf toi420=range=0 -f null -
+expect "unsupported format" fail "Unsupported input pixel format 'yuv410p'; toi420 converts: yuv420p, yuvj420p" -- \
+    -f lavfi -i testsrc2=s=64x48:d=0.2,format=yuv410p -vf toi420 -f null -
+expect "rgba converts"      0 '' -- -f lavfi -i testsrc2=s=64x48:d=0.2,format=rgba -vf toi420 -f null -
+expect "stats at verbose"   0 '5 frames converted, 0 passed through; [0-9]+ pool buffers created in 1 pool' -- \
+    -v verbose -f lavfi -i testsrc2=s=64x48:d=0.2:r=25,format=rgba -vf toi420 -f null -
+[ $fails = 0 ]
