@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# make check-asan: a lean build of the patched tree with ASan+UBSan (clang),
+# then the unit programs, the toi420 FATE fragment and a CLI run under it.
+# Any sanitizer report, leaks included, fails the run.
+#   tests/check-asan.sh TOP JOBS
+set -u
+top=$1 jobs=$2
+b=$top/build/asan
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=87
+cc=clang
+command -v ccache >/dev/null 2>&1 && cc="ccache clang"
+
+"$top/configure" --build-dir="$b" --lean --toolchain=clang-asan \
+    "--extra-ffmpeg-flags=--cc=$cc --extra-cflags=-fsanitize=undefined --extra-cflags=-fno-sanitize-recover=undefined --extra-ldflags=-fsanitize=undefined" \
+    > "$b.configure.log" 2>&1 || { cat "$b.configure.log"; exit 1; }
+make -C "$b/ffmpeg" -j"$jobs" ffmpeg libavutil/tests/buffer libavfilter/tests/toi420 > "$b.build.log" 2>&1 ||
+    { tail -n 40 "$b.build.log"; exit 1; }
+
+pass=0 fail=0
+run() {
+    local name=$1; shift
+    if "$@" > "$b.$name.log" 2>&1; then pass=$((pass + 1)); echo "PASS asan $name"
+    else fail=$((fail + 1)); echo "FAIL asan $name (log: $b.$name.log)"; tail -n 30 "$b.$name.log" | sed 's/^/    /'; fi
+}
+run buffer "$b/ffmpeg/libavutil/tests/buffer"
+run toi420 "$b/ffmpeg/libavfilter/tests/toi420"
+run fate-ext make -C "$b/ffmpeg" -j"$jobs" fate-ext
+run cli "$top/tests/cli/toi420-cli.sh" "$b/ffmpeg/ffmpeg"
+run ffmpeg-threads "$b/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=353x287:r=25,format=uyvy422 \
+    -filter_threads 3 -vf "toi420,vflip,format=bgr24,toi420" -frames:v 20 -f null -
+echo "asan: $pass passed, $fail failed"
+[ "$fail" = 0 ]
