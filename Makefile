@@ -18,8 +18,10 @@ FFMAKE = $(MAKE) -C $(FFB) -j$(JOBS) V=$(V)
 
 all: ffmpeg
 
-$(BUILD)/.stamp-configure:
-	./configure
+# rerun configure, with the arguments it was last given, when it or the
+# patches change
+$(BUILD)/.stamp-configure: configure $(wildcard patches/*.patch) scripts/lean-components.txt
+	./configure $(shell cat $(BUILD)/configure.args 2>/dev/null)
 
 sync: $(BUILD)/.stamp-configure
 	@scripts/sync-ext $(TOP) $(BUILD)/src

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# make demo: a webcam-like 1080p25 source through toi420 and libx264 to an
+# RTP receiver on 127.0.0.1, which decodes it. Stops by itself.
+#   tests/demo/run.sh BUILD SHIM [SECONDS]
+set -eu
+build=$1 shim=$2 secs=${3:-10}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+ffmpeg=$build/ffmpeg/ffmpeg
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+
+port=$("$build/tests/freeport")
+frames=$((secs * 25))
+src="testsrc2=s=1920x1080:r=25:d=$secs"
+enc=(-c:v libx264 -preset ultrafast -tune zerolatency -b:v 4M -g 50)
+
+echo "demo: 1080p25 testsrc2 -> format=yuyv422 (a webcam's format) -> toi420 -> libx264 zerolatency"
+echo "      -> RTP to 127.0.0.1:$port -> ffmpeg receiver (SDP) decoding; $secs s"
+
+# The SDP, from a one-frame run with the same settings
+"$ffmpeg" -nostdin -v error -f lavfi -i "$src" -vf format=yuyv422,toi420 "${enc[@]}" -frames:v 1 \
+    -f rtp -sdp_file "$work/demo.sdp" "rtp://127.0.0.1:$port" 2>/dev/null
+# The receiver: decodes and writes one line per frame
+timeout $((secs + 30)) "$ffmpeg" -nostdin -v error -protocol_whitelist file,udp,rtp \
+    -i "$work/demo.sdp" -y -f framecrc "$work/recv.crc" 2> "$work/recv.log" &
+recv=$!
+sleep 1
+# The sender, in real time
+timeout $((secs + 30)) "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "$src" \
+    -vf format=yuyv422,toi420 "${enc[@]}" -f rtp "rtp://127.0.0.1:$port" > "$work/send.log" 2>&1
+sleep 2
+kill -TERM $recv 2>/dev/null || true
+wait $recv 2>/dev/null || true
+
+stats=$(grep -h 'frames converted' "$work/send.log" | tail -n 1)
+sent=$(echo "$stats" | sed -n 's/.*\] \([0-9]*\) frames converted.*/\1/p')
+us=$(echo "$stats" | sed -n 's/.*; \([0-9.]*\) us per converted frame.*/\1/p')
+pool=$(echo "$stats" | sed -n 's/.*passed through; \(.*\); [0-9.]* us per.*/\1/p')
+received=$(grep -vc '^#' "$work/recv.crc" || true)
+allocs=$("$top/tests/alloc/cli-allocs.sh" "$ffmpeg" "$shim" 50 toi420 yuyv422 1920x1080)
+
+echo
+echo "frames sent:        ${sent:-?} (of $frames)"
+echo "frames received:    $received (decoded by the receiver)"
+echo "toi420:             ${us:-?} us per frame, yuyv422 1920x1080 -> yuv420p, 1 thread"
+echo "toi420 pool:        ${pool:-?}"
+echo "allocations:        ${allocs#*: }"
+[ -n "$sent" ] && [ "$received" -gt 0 ]
