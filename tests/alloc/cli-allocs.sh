@@ -2,18 +2,21 @@
 # Heap allocations per frame of ffmpeg -vf FILTER over -vf null, counted by
 # the preload shim over N and 2N frames (the difference cancels start-up).
 #   cli-allocs.sh FFMPEG SHIM N FILTER [INPUT_FORMAT] [SIZE]
-# The ffmpeg CLI runs demuxing, filtering, encoding and muxing on threads of
-# their own, so its total varies by a few dozen allocations from run to run;
-# each figure is the median of 3 runs. With CHECK_ZERO=1 it fails unless the
-# figure over null is below 0.1 per frame (the libavfilter API program
-# asserts exactly 0, where counts are deterministic).
+# The ffmpeg CLI runs demuxing, decoding, filtering, encoding and muxing on
+# threads of their own, and its process-wide total varies by dozens of
+# allocations from run to run with their timing. So only the filtergraph
+# thread ("vf#0:0", MALLOC_COUNT_THREAD=vf; set it empty for the whole
+# process) is counted, and each figure is the median of 3 runs; what is left
+# of the noise is about 0.02 per frame at N=200. With CHECK_ZERO=1 it fails
+# unless the figure over null is below 0.1 per frame. (The libavfilter API
+# program, whose counts are deterministic, asserts exactly 0.)
 set -eu
 ffmpeg=$1 shim=$2 n=$3 filter=$4 fmt=${5:-yuyv422} size=${6:-320x240}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 count() {   # count VF FRAMES
-    timeout 120 env LD_PRELOAD="$shim" MALLOC_COUNT_FILE="$tmp/count" \
+    timeout 120 env LD_PRELOAD="$shim" MALLOC_COUNT_FILE="$tmp/count" MALLOC_COUNT_THREAD="${MALLOC_COUNT_THREAD-vf}" \
         "$ffmpeg" -nostdin -hide_banner -loglevel error -filter_threads 1 \
         -f lavfi -i "testsrc2=s=$size:r=25,format=$fmt" -vf "$1" -frames:v "$2" -f null -
     cat "$tmp/count"

@@ -7,12 +7,18 @@
  * aligned_alloc, memalign, valloc) made by the process and writes the total
  * to MALLOC_COUNT_FILE at exit. Programs can read the running count with
  * malloc_count_get(), found with dlsym(RTLD_DEFAULT, ...).
+ *
+ * With MALLOC_COUNT_THREAD=PREFIX only allocations made by threads whose
+ * name starts with PREFIX count (the ffmpeg CLI names its filtergraph
+ * threads "vf#0:0" and so on).
  */
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
 
 void *__libc_malloc(size_t size);
 void *__libc_calloc(size_t n, size_t size);
@@ -20,6 +26,28 @@ void *__libc_realloc(void *ptr, size_t size);
 void *__libc_memalign(size_t align, size_t size);
 
 static atomic_uint_fast64_t nb_allocs;
+static char thread_prefix[16];
+static size_t thread_prefix_len;
+
+__attribute__((constructor)) static void malloc_count_init(void)
+{
+    const char *p = getenv("MALLOC_COUNT_THREAD");
+
+    if (p && *p) {
+        strncpy(thread_prefix, p, sizeof(thread_prefix) - 1);
+        thread_prefix_len = strlen(thread_prefix);
+    }
+}
+
+static void count_one(void)
+{
+    if (thread_prefix_len) {
+        char name[17] = { 0 };
+        if (prctl(PR_GET_NAME, name) < 0 || strncmp(name, thread_prefix, thread_prefix_len))
+            return;
+    }
+    atomic_fetch_add(&nb_allocs, 1);
+}
 
 uint64_t malloc_count_get(void);
 uint64_t malloc_count_get(void)
@@ -29,19 +57,19 @@ uint64_t malloc_count_get(void)
 
 void *malloc(size_t size)
 {
-    atomic_fetch_add(&nb_allocs, 1);
+    count_one();
     return __libc_malloc(size);
 }
 
 void *calloc(size_t n, size_t size)
 {
-    atomic_fetch_add(&nb_allocs, 1);
+    count_one();
     return __libc_calloc(n, size);
 }
 
 void *realloc(void *ptr, size_t size)
 {
-    atomic_fetch_add(&nb_allocs, 1);
+    count_one();
     return __libc_realloc(ptr, size);
 }
 
@@ -51,7 +79,7 @@ int posix_memalign(void **ptr, size_t align, size_t size)
 
     if (!align || (align & (align - 1)) || align % sizeof(void *))
         return EINVAL;
-    atomic_fetch_add(&nb_allocs, 1);
+    count_one();
     p = __libc_memalign(align, size);
     if (!p)
         return ENOMEM;
@@ -61,19 +89,19 @@ int posix_memalign(void **ptr, size_t align, size_t size)
 
 void *aligned_alloc(size_t align, size_t size)
 {
-    atomic_fetch_add(&nb_allocs, 1);
+    count_one();
     return __libc_memalign(align, size);
 }
 
 void *memalign(size_t align, size_t size)
 {
-    atomic_fetch_add(&nb_allocs, 1);
+    count_one();
     return __libc_memalign(align, size);
 }
 
 void *valloc(size_t size)
 {
-    atomic_fetch_add(&nb_allocs, 1);
+    count_one();
     return __libc_memalign(4096, size);
 }
 
