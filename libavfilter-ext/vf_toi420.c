@@ -446,6 +446,8 @@ static av_cold void uninit(AVFilterContext *ctx)
     ToI420Context *s = ctx->priv;
 
     av_buffer_pool_uninit(&s->pool);
+    if (!s->nb_converted && !s->nb_passed)
+        return;     /* a graph that was only configured, never run */
     av_log(ctx, AV_LOG_VERBOSE,
            "%"PRIu64" frames converted, %"PRIu64" passed through; "
            "%u pool buffers created in %u pool(s), at most %u outstanding at once; "

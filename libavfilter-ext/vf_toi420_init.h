@@ -32,45 +32,64 @@
 #include "libavutil/common.h"
 #include "toi420dsp.h"
 
-/* 2x2 box of one packed RGB pixel pair per row; x1 is the right pixel,
- * equal to x0 at the end of an odd row */
+/* pixels of packed RGB converted per block: the block is split into
+ * 16-bit R, G and B arrays first, so that the arithmetic vectorizes */
+#define TOI420_RGB_BLOCK 256
+
+static av_always_inline int toi420_clip8(int v)
+{
+    return FFMIN(FFMAX(v, 0), 255);
+}
+
+static av_always_inline void rgb_block(uint8_t *y0, uint8_t *y1, uint8_t *u,
+                                       uint8_t *v, const uint8_t *src0,
+                                       const uint8_t *src1, int n,
+                                       const ToI420Coeffs *c, int step,
+                                       int ro, int go, int bo)
+{
+    int16_t r0[TOI420_RGB_BLOCK + 1], g0[TOI420_RGB_BLOCK + 1], b0[TOI420_RGB_BLOCK + 1];
+    int16_t r1[TOI420_RGB_BLOCK + 1], g1[TOI420_RGB_BLOCK + 1], b1[TOI420_RGB_BLOCK + 1];
+    const int yr = c->y[0], yg = c->y[1], yb = c->y[2];
+    const int ur = c->u[0], ug = c->u[1], ub = c->u[2];
+    const int vr = c->v[0], vg = c->v[1], vb = c->v[2];
+    const int y_add = c->y_add, c_add = c->c_add;
+    const int pairs = (n + 1) >> 1;
+
+    for (int x = 0; x < n; x++) {
+        r0[x] = src0[x * step + ro];
+        g0[x] = src0[x * step + go];
+        b0[x] = src0[x * step + bo];
+        r1[x] = src1[x * step + ro];
+        g1[x] = src1[x * step + go];
+        b1[x] = src1[x * step + bo];
+    }
+    if (n & 1) {    /* odd width: the last pixel stands in for its neighbour */
+        r0[n] = r0[n - 1]; g0[n] = g0[n - 1]; b0[n] = b0[n - 1];
+        r1[n] = r1[n - 1]; g1[n] = g1[n - 1]; b1[n] = b1[n - 1];
+    }
+    for (int x = 0; x < n; x++)
+        y0[x] = toi420_clip8((yr * r0[x] + yg * g0[x] + yb * b0[x] + y_add) >> 15);
+    for (int x = 0; x < n; x++)
+        y1[x] = toi420_clip8((yr * r1[x] + yg * g1[x] + yb * b1[x] + y_add) >> 15);
+    for (int x = 0; x < pairs; x++) {
+        const int sr = r0[2 * x] + r0[2 * x + 1] + r1[2 * x] + r1[2 * x + 1];
+        const int sg = g0[2 * x] + g0[2 * x + 1] + g1[2 * x] + g1[2 * x + 1];
+        const int sb = b0[2 * x] + b0[2 * x + 1] + b1[2 * x] + b1[2 * x + 1];
+        u[x] = toi420_clip8((ur * sr + ug * sg + ub * sb + c_add) >> 17);
+        v[x] = toi420_clip8((vr * sr + vg * sg + vb * sb + c_add) >> 17);
+    }
+}
+
+/* step: bytes per pixel; ro, go, bo: offsets of R, G and B in a pixel */
 #define DEF_RGB_KERNEL(name, step, ro, go, bo)                                 \
 static void rgb_##name##_c(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,  \
                            const uint8_t *src0, const uint8_t *src1,          \
                            int width, const ToI420Coeffs *c)                  \
 {                                                                             \
-    const int yr = c->y[0], yg = c->y[1], yb = c->y[2];                       \
-    const int ur = c->u[0], ug = c->u[1], ub = c->u[2];                       \
-    const int vr = c->v[0], vg = c->v[1], vb = c->v[2];                       \
-    const int y_add = c->y_add, c_add = c->c_add;                             \
-    const int pairs = width >> 1;                                             \
-                                                                              \
-    for (int x = 0; x < width; x++) {                                         \
-        const uint8_t *p = src0 + x * step;                                   \
-        y0[x] = av_clip_uint8((yr * p[ro] + yg * p[go] + yb * p[bo] +         \
-                               y_add) >> 15);                                 \
-    }                                                                         \
-    for (int x = 0; x < width; x++) {                                         \
-        const uint8_t *p = src1 + x * step;                                   \
-        y1[x] = av_clip_uint8((yr * p[ro] + yg * p[go] + yb * p[bo] +         \
-                               y_add) >> 15);                                 \
-    }                                                                         \
-    for (int x = 0; x < pairs; x++) {                                         \
-        const uint8_t *a = src0 + 2 * x * step, *b = src1 + 2 * x * step;     \
-        int sr = a[ro] + a[ro + step] + b[ro] + b[ro + step];                 \
-        int sg = a[go] + a[go + step] + b[go] + b[go + step];                 \
-        int sb = a[bo] + a[bo + step] + b[bo] + b[bo + step];                 \
-        u[x] = av_clip_uint8((ur * sr + ug * sg + ub * sb + c_add) >> 17);    \
-        v[x] = av_clip_uint8((vr * sr + vg * sg + vb * sb + c_add) >> 17);    \
-    }                                                                         \
-    if (width & 1) {                                                          \
-        const uint8_t *a = src0 + (width - 1) * step;                         \
-        const uint8_t *b = src1 + (width - 1) * step;                         \
-        int sr = 2 * (a[ro] + b[ro]);                                         \
-        int sg = 2 * (a[go] + b[go]);                                         \
-        int sb = 2 * (a[bo] + b[bo]);                                         \
-        u[pairs] = av_clip_uint8((ur * sr + ug * sg + ub * sb + c_add) >> 17);\
-        v[pairs] = av_clip_uint8((vr * sr + vg * sg + vb * sb + c_add) >> 17);\
+    for (int x = 0; x < width; x += TOI420_RGB_BLOCK) {                       \
+        const int n = FFMIN(TOI420_RGB_BLOCK, width - x);                     \
+        rgb_block(y0 + x, y1 + x, u + x / 2, v + x / 2,                       \
+                  src0 + x * step, src1 + x * step, n, c, step, ro, go, bo);  \
     }                                                                         \
 }
 
@@ -145,7 +164,9 @@ static av_unused void ff_toi420dsp_init(ToI420DSPContext *dsp)
     dsp->chroma_nv         = chroma_nv_c;
     dsp->packed_yuv[0]     = yuyv_c;
     dsp->packed_yuv[1]     = uyvy_c;
-    /* SIMD kernels hook in here: ff_toi420dsp_init_<arch>(dsp) */
+#if ARCH_X86 && !defined(TOI420_NO_ARCH_INIT)
+    ff_toi420dsp_init_x86(dsp);
+#endif
 }
 
 #endif /* AVFILTER_TOI420_INIT_H */
