@@ -47,9 +47,9 @@ run fate-refs-independent "$top/tests/fate/verify-refs.sh" "$ffb" "$top/tests/re
 
 echo "== allocations per frame over null (preload shim, N and 2N frames)"
 run alloc-api env LD_PRELOAD="$shim" "$ffb/libavfilter/tests/toi420" alloc 100
-run alloc-cli-yuyv422 env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ffmpeg" "$shim" 200 toi420 yuyv422
-run alloc-cli-rgba    env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ffmpeg" "$shim" 200 toi420 rgba
-run alloc-cli-yuv420p env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ffmpeg" "$shim" 200 toi420 yuv420p
+run alloc-cli-yuyv422 env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ffmpeg" "$shim" 5000 toi420 yuyv422
+run alloc-cli-rgba    env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ffmpeg" "$shim" 5000 toi420 rgba
+run alloc-cli-yuv420p env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ffmpeg" "$shim" 5000 toi420 yuv420p
 for t in alloc-api alloc-cli-yuyv422 alloc-cli-rgba alloc-cli-yuv420p; do sed 's/^/    /' "$log/$t.log"; done
 
 echo "== command line"

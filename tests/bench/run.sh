@@ -12,10 +12,10 @@ echo
 echo
 "$build/tests/toi420_bench" 11 cold
 echo
-echo "## Heap allocations per frame (preload shim, 100 and 200 frames, 640x480)"
+echo "## Heap allocations per frame (preload shim, filtergraph thread, 3000 and 6000 frames, 320x240)"
 echo
 for fmt in yuyv422 rgba; do
-    "$top/tests/alloc/cli-allocs.sh" "$build/ffmpeg/ffmpeg" "$shim" 100 toi420 "$fmt" | sed 's/^/patched  /'
-    "$top/tests/alloc/cli-allocs.sh" "$build/ffmpeg/ffmpeg" "$shim" 100 format=yuv420p "$fmt" | sed 's/^/patched  /'
-    "$top/tests/alloc/cli-allocs.sh" "$build/stock/ffmpeg" "$shim" 100 format=yuv420p "$fmt" | sed 's/^/stock    /'
+    "$top/tests/alloc/cli-allocs.sh" "$build/ffmpeg/ffmpeg" "$shim" 3000 toi420 "$fmt" | sed 's/^/patched  /'
+    "$top/tests/alloc/cli-allocs.sh" "$build/ffmpeg/ffmpeg" "$shim" 3000 format=yuv420p "$fmt" | sed 's/^/patched  /'
+    "$top/tests/alloc/cli-allocs.sh" "$build/stock/ffmpeg" "$shim" 3000 format=yuv420p "$fmt" | sed 's/^/stock    /'
 done

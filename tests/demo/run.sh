@@ -37,7 +37,7 @@ sent=$(echo "$stats" | sed -n 's/.*\] \([0-9]*\) frames converted.*/\1/p')
 us=$(echo "$stats" | sed -n 's/.*; \([0-9.]*\) us per converted frame.*/\1/p')
 pool=$(echo "$stats" | sed -n 's/.*passed through; \(.*\); [0-9.]* us per.*/\1/p')
 received=$(grep -vc '^#' "$work/recv.crc" || true)
-allocs=$("$top/tests/alloc/cli-allocs.sh" "$ffmpeg" "$shim" 50 toi420 yuyv422 1920x1080)
+allocs=$("$top/tests/alloc/cli-allocs.sh" "$ffmpeg" "$shim" 3000 toi420 yuyv422 320x240)
 
 echo
 echo "frames sent:        ${sent:-?} (of $frames)"
