@@ -11,8 +11,8 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=87
 cc=clang
 command -v ccache >/dev/null 2>&1 && cc="ccache clang"
 
-"$top/configure" --build-dir="$b" --lean --toolchain=clang-asan \
-    "--extra-ffmpeg-flags=--cc=$cc --extra-cflags=-fsanitize=undefined --extra-cflags=-fno-sanitize-recover=undefined --extra-ldflags=-fsanitize=undefined" \
+"$top/configure" --build-dir="$b" --lean --toolchain=clang-asan "--cc=$cc" \
+    "--extra-ffmpeg-flags=--extra-cflags=-fsanitize=undefined --extra-cflags=-fno-sanitize-recover=undefined --extra-ldflags=-fsanitize=undefined" \
     > "$b.configure.log" 2>&1 || { cat "$b.configure.log"; exit 1; }
 make -C "$b/ffmpeg" -j"$jobs" ffmpeg libavutil/tests/buffer libavfilter/tests/toi420 > "$b.build.log" 2>&1 ||
     { tail -n 40 "$b.build.log"; exit 1; }

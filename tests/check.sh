@@ -55,6 +55,10 @@ for t in alloc-api alloc-cli-yuyv422 alloc-cli-rgba alloc-cli-yuv420p; do sed 's
 echo "== command line"
 run cli-options "$top/tests/cli/toi420-cli.sh" "$ffb/ffmpeg"
 
+echo "== documentation"
+run docs-manpage sh -c "make -C '$ffb' doc/ffmpeg-filters.1 && \
+    grep -q '^\.SS \"toi420\"' '$ffb/doc/ffmpeg-filters.1' && grep -q 'full range' '$ffb/doc/ffmpeg-filters.1'"
+
 echo "== valgrind memcheck (short runs, no leaks, no errors)"
 vg="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
 run valgrind-buffer $vg "$ffb/libavutil/tests/buffer"
