@@ -49,9 +49,10 @@ static av_always_inline void rgb_block(uint8_t *y0, uint8_t *y1, uint8_t *u,
 {
     int16_t r0[TOI420_RGB_BLOCK + 1], g0[TOI420_RGB_BLOCK + 1], b0[TOI420_RGB_BLOCK + 1];
     int16_t r1[TOI420_RGB_BLOCK + 1], g1[TOI420_RGB_BLOCK + 1], b1[TOI420_RGB_BLOCK + 1];
-    const int yr = c->y[0], yg = c->y[1], yb = c->y[2];
-    const int ur = c->u[0], ug = c->u[1], ub = c->u[2];
-    const int vr = c->v[0], vg = c->v[1], vb = c->v[2];
+    /* 16-bit operands, so that the products map to widening multiplies */
+    const int16_t yr = c->y[0], yg = c->y[1], yb = c->y[2];
+    const int16_t ur = c->u[0], ug = c->u[1], ub = c->u[2];
+    const int16_t vr = c->v[0], vg = c->v[1], vb = c->v[2];
     const int y_add = c->y_add, c_add = c->c_add;
     const int pairs = (n + 1) >> 1;
 
@@ -72,9 +73,9 @@ static av_always_inline void rgb_block(uint8_t *y0, uint8_t *y1, uint8_t *u,
     for (int x = 0; x < n; x++)
         y1[x] = toi420_clip8((yr * r1[x] + yg * g1[x] + yb * b1[x] + y_add) >> 15);
     for (int x = 0; x < pairs; x++) {
-        const int sr = r0[2 * x] + r0[2 * x + 1] + r1[2 * x] + r1[2 * x + 1];
-        const int sg = g0[2 * x] + g0[2 * x + 1] + g1[2 * x] + g1[2 * x + 1];
-        const int sb = b0[2 * x] + b0[2 * x + 1] + b1[2 * x] + b1[2 * x + 1];
+        const int16_t sr = r0[2 * x] + r0[2 * x + 1] + r1[2 * x] + r1[2 * x + 1];
+        const int16_t sg = g0[2 * x] + g0[2 * x + 1] + g1[2 * x] + g1[2 * x + 1];
+        const int16_t sb = b0[2 * x] + b0[2 * x + 1] + b1[2 * x] + b1[2 * x + 1];
         u[x] = toi420_clip8((ur * sr + ug * sg + ub * sb + c_add) >> 17);
         v[x] = toi420_clip8((vr * sr + vg * sg + vb * sb + c_add) >> 17);
     }

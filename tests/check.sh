@@ -65,6 +65,20 @@ run valgrind-buffer $vg "$ffb/libavutil/tests/buffer"
 run valgrind-ffmpeg $vg "$ffb/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=97x61:r=10,format=nv21 \
     -filter_threads 2 -vf "toi420,vflip,format=bgra,toi420" -frames:v 8 -f null -
 
+if [ "${SKIP_ASAN:-0}" != 1 ]; then
+    echo "== ASan+UBSan build (lean, clang) and the tests under it"
+    "$top/tests/check-asan.sh" "$top" "$(nproc)" > "$log/asan.log" 2>&1
+    sed 's/^/    /' "$log/asan.log" | grep -E '^    (PASS|FAIL|asan:)' || tail -n 30 "$log/asan.log" | sed 's/^/    /'
+    ap=$(sed -n 's/^asan: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log/asan.log")
+    af=$(sed -n 's/^asan: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log/asan.log")
+    if [ -z "$ap" ]; then
+        fail=$((fail + 1)); failed+=("asan: build or setup failed (log: $log/asan.log)")
+    else
+        pass=$((pass + ap)); fail=$((fail + af))
+        [ "$af" = 0 ] || failed+=("asan: $af failed (log: $log/asan.log)")
+    fi
+fi
+
 echo
 echo "${pass} passed, ${fail} failed"
 [ "$fail" = 0 ] || { printf 'failed: %s\n' "${failed[@]}"; exit 1; }

@@ -119,7 +119,7 @@ static AVFilterGraph *make_graph(enum AVPixelFormat fmt, int w, int h,
 
 static int bench_one(const Bench *b, int w, int h, int runs, int cold)
 {
-    const int nb_in = cold ? FFMAX(2, (int)(COLD_BYTES / (unsigned)av_image_get_buffer_size(b->fmt, w, h, 1))) : 1;
+    const int nb_in = cold ? FFMAX(8, (int)(COLD_BYTES / (unsigned)av_image_get_buffer_size(b->fmt, w, h, 1))) : 1;
     AVFrame **in = av_calloc(nb_in, sizeof(*in));
     AVFrame *out = av_frame_alloc();
     uint8_t *dst[3], *cpy;
@@ -155,7 +155,9 @@ static int bench_one(const Bench *b, int w, int h, int runs, int cold)
     }
 
     for (int r = -2; r < runs; r++) {   /* two warm-up runs */
-        AVFrame *f = in[(r + 2) % nb_in];
+        /* cold: each method reads an input frame no other one touched
+         * recently; warm: all use the same frame */
+        AVFrame *f = in[(4 * (r + 2)) % nb_in];
         double t0;
 
         t0 = now_us();
@@ -165,14 +167,17 @@ static int bench_one(const Bench *b, int w, int h, int runs, int cold)
         av_frame_unref(out);
         if (r >= 0) t[0][r] = now_us() - t0;
 
+        f = in[(4 * (r + 2) + 1) % nb_in];
         t0 = now_us();
         sws_scale(sws, (const uint8_t * const *)f->data, f->linesize, 0, h, dst, dls);
         if (r >= 0) t[1][r] = now_us() - t0;
 
+        f = in[(4 * (r + 2) + 2) % nb_in];
         t0 = now_us();
         run_libyuv(b->fmt, f, dst, dls);
         if (r >= 0) t[2][r] = now_us() - t0;
 
+        f = in[(4 * (r + 2) + 3) % nb_in];
         t0 = now_us();
         for (int p = 0; p < 4 && f->buf[p]; p++)
             memcpy(cpy + (p ? in_bytes / 2 : 0), f->data[p], f->buf[p]->size);
