@@ -32,6 +32,11 @@
 
 #include "lcvrtcp.h"
 
+static int32_t sext24(uint32_t v)
+{
+    return (int32_t)(v ^ 0x800000) - 0x800000;
+}
+
 void lcv_rtcp_context_init(LCVRTCPContext *ctx)
 {
     ctx->nb_packets   = 0;
@@ -434,7 +439,7 @@ void lcv_rtcp_report_block(const LCVRTCPPacket *pkt, int i, LCVRTCPReportBlock *
 
     rb->ssrc            = AV_RB32(p);
     rb->fraction_lost   = p[4];
-    rb->cumulative_lost = (int32_t)(lost << 8) >> 8;
+    rb->cumulative_lost = sext24(lost);
     rb->highest_seq     = AV_RB32(p + 8);
     rb->jitter          = AV_RB32(p + 12);
     rb->lsr             = AV_RB32(p + 16);
@@ -466,7 +471,7 @@ void lcv_rtcp_iter_init(LCVRTCPIter *it, const LCVRTCPPacket *pkt)
             int remaining = AV_RB16(fci + 2), chunks = 0;
             it->n = remaining;
             it->a = AV_RB16(fci);
-            it->t = (int64_t)((int32_t)(AV_RB24(fci + 4) << 8) >> 8) * 64000;
+            it->t = (int64_t)sext24(AV_RB24(fci + 4)) * 64000;
             for (const uint8_t *c = fci + 8; remaining > 0; c += 2, chunks++) {
                 int chunk = AV_RB16(c);
                 remaining -= !(chunk & 0x8000) ? (chunk & 0x1fff) :
@@ -635,7 +640,7 @@ void lcv_rtcp_twcc(const LCVRTCPPacket *pkt, LCVRTCPTwcc *twcc)
 
     twcc->base_seq       = AV_RB16(fci);
     twcc->status_count   = AV_RB16(fci + 2);
-    twcc->reference_time = (int32_t)(AV_RB24(fci + 4) << 8) >> 8;
+    twcc->reference_time = sext24(AV_RB24(fci + 4));
     twcc->fb_count       = fci[7];
 }
 

@@ -8,14 +8,7 @@ top=$1 jobs=$2
 b=$top/build/asan
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=87
-cc=clang
-command -v ccache >/dev/null 2>&1 && cc="ccache clang"
-
-"$top/configure" --build-dir="$b" --lean --toolchain=clang-asan "--cc=$cc" \
-    "--extra-ffmpeg-flags=--extra-cflags=-fsanitize=undefined --extra-cflags=-fno-sanitize-recover=undefined --extra-ldflags=-fsanitize=undefined" \
-    > "$b.configure.log" 2>&1 || { cat "$b.configure.log"; exit 1; }
-make -C "$b/ffmpeg" -j"$jobs" ffmpeg libavutil/tests/buffer libavfilter/tests/toi420 > "$b.build.log" 2>&1 ||
-    { tail -n 40 "$b.build.log"; exit 1; }
+"$top/tests/asan-build.sh" "$top" "$jobs" || exit 1
 
 pass=0 fail=0
 run() {
@@ -27,6 +20,15 @@ run buffer "$b/ffmpeg/libavutil/tests/buffer"
 run toi420 "$b/ffmpeg/libavfilter/tests/toi420"
 run fate-ext make -C "$b/ffmpeg" -j"$jobs" fate-ext
 run cli "$top/tests/cli/toi420-cli.sh" "$b/ffmpeg/ffmpeg"
+run lcvrtcp "$b/ffmpeg/libavformat/tests/lcvrtcp"
+# the fuzz corpus: the golden vectors, the regression inputs, and the
+# public janus/libwebrtc seeds from ../shared (each run once)
+mkdir -p "$b/fuzz-golden"
+"$b/ffmpeg/libavformat/tests/lcvrtcp" corpus "$b/fuzz-golden"
+seeds=$(ls -d "$top/../shared/data/rtcp/seeds"/* "$top/../shared/data/rtcp/"*.bin 2>/dev/null || true)
+run fuzz-replay sh -c "ls $b/fuzz-golden/* \$(find $top/tests/fuzz/regressions -type f ! -name '*.md') \
+    \$(find $seeds -type f 2>/dev/null) 2>/dev/null | xargs $b/rtcp_fuzzer -runs=1"
+grep -o 'Executed [0-9]* inputs\|Running: .*' "$b.fuzz-replay.log" | tail -n 1 | sed 's/^/    /'
 run ffmpeg-threads "$b/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=353x287:r=25,format=uyvy422 \
     -filter_threads 3 -vf "toi420,vflip,format=bgr24,toi420" -frames:v 20 -f null -
 echo "asan: $pass passed, $fail failed"

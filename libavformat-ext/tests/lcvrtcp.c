@@ -428,6 +428,7 @@ static int rebuild(const LCVRTCPContext *ctx, uint8_t *buf, int size)
                 lcv_rtcp_twcc(p, &tw);
                 while (n < 256 && lcv_rtcp_twcc_next(&it, &items[n]))
                     n++;
+                tw.status_count = n;
                 ret = lcv_rtcp_write_twcc(&w, p->ssrc, p->fb.media_ssrc, &tw, items);
                 break;
             }
@@ -505,6 +506,111 @@ static int rebuild(const LCVRTCPContext *ctx, uint8_t *buf, int size)
             return ret;
     }
     return lcv_rtcp_writer_finish(&w, 4);
+}
+
+/* Read everything every accessor can reach; returns a checksum so that
+ * nothing is optimized away. Used by the fuzzer too. */
+static av_unused uint64_t walk(const LCVRTCPContext *ctx)
+{
+    uint64_t sum = 0;
+
+    for (int i = 0; i < ctx->nb_packets; i++) {
+        const LCVRTCPPacket *p = &ctx->packets[i];
+        LCVRTCPIter it;
+        union {
+            LCVRTCPReportBlock rb; LCVRTCPSdesItem sdes; LCVRTCPTmmbItem tmmb;
+            LCVRTCPFirItem fir; LCVRTCPSliItem sli; LCVRTCPRpsi rpsi; LCVRTCPVbcmItem vbcm;
+            LCVRTCPRemb remb; LCVRTCPTwcc twcc; LCVRTCPTwccItem twcc_item; LCVRTCPCcfbItem ccfb;
+            LCVRTCPXrBlock xr; LCVRTCPXrRange range; LCVRTCPDlrrItem dlrr;
+        } u;
+        uint16_t seq;
+
+        sum += p->type + p->fmt + p->size + p->ssrc;
+        lcv_rtcp_iter_init(&it, p);
+        switch (p->type) {
+        case LCV_RTCP_SR:
+        case LCV_RTCP_RR:
+            for (int k = 0; k < p->rr.nb_reports; k++) {
+                lcv_rtcp_report_block(p, k, &u.rb);
+                sum += u.rb.ssrc + u.rb.cumulative_lost + u.rb.dlsr;
+            }
+            for (int k = 0; k < p->rr.ext_size; k++)
+                sum += p->rr.ext[k];
+            break;
+        case LCV_RTCP_SDES:
+            while (lcv_rtcp_sdes_next(&it, &u.sdes))
+                for (int k = 0; k < u.sdes.len; k++)
+                    sum += u.sdes.value[k] + (u.sdes.prefix_len ? u.sdes.prefix[0] : 0);
+            break;
+        case LCV_RTCP_BYE:
+            for (int k = 0; k < 4 * p->bye.nb_ssrc; k++)
+                sum += p->bye.ssrcs[k];
+            for (int k = 0; k < p->bye.reason_len; k++)
+                sum += p->bye.reason[k];
+            break;
+        case LCV_RTCP_APP:
+            for (int k = 0; k < p->app.payload_size; k++)
+                sum += p->app.payload[k];
+            break;
+        case LCV_RTCP_RTPFB:
+            switch (p->fmt) {
+            case LCV_RTPFB_NACK:  while (lcv_rtcp_nack_next(&it, &seq)) sum += seq; break;
+            case LCV_RTPFB_TMMBR:
+            case LCV_RTPFB_TMMBN: while (lcv_rtcp_tmmb_next(&it, &u.tmmb)) sum += u.tmmb.bitrate; break;
+            case LCV_RTPFB_TWCC:
+                lcv_rtcp_twcc(p, &u.twcc);
+                sum += u.twcc.base_seq;
+                while (lcv_rtcp_twcc_next(&it, &u.twcc_item))
+                    sum += u.twcc_item.arrival_us;
+                break;
+            case LCV_RTPFB_CCFB:  while (lcv_rtcp_ccfb_next(&it, &u.ccfb)) sum += u.ccfb.ato + u.ccfb.seq; break;
+            }
+            break;
+        case LCV_RTCP_PSFB:
+            switch (p->fmt) {
+            case LCV_PSFB_SLI:  while (lcv_rtcp_sli_next(&it, &u.sli)) sum += u.sli.first; break;
+            case LCV_PSFB_RPSI:
+                lcv_rtcp_rpsi(p, &u.rpsi);
+                for (int k = 0; k < (u.rpsi.nb_bits + 7) / 8; k++)
+                    sum += u.rpsi.bits[k];
+                break;
+            case LCV_PSFB_FIR:
+            case LCV_PSFB_TSTR:
+            case LCV_PSFB_TSTN: while (lcv_rtcp_fir_next(&it, &u.fir)) sum += u.fir.seq; break;
+            case LCV_PSFB_VBCM:
+                while (lcv_rtcp_vbcm_next(&it, &u.vbcm))
+                    for (int k = 0; k < u.vbcm.len; k++)
+                        sum += u.vbcm.data[k];
+                break;
+            case LCV_PSFB_AFB:
+                if (lcv_rtcp_remb(p, &u.remb))
+                    for (int k = 0; k < 4 * u.remb.nb_ssrc; k++)
+                        sum += u.remb.ssrcs[k];
+                break;
+            }
+            break;
+        case LCV_RTCP_XR:
+            while (lcv_rtcp_xr_next(&it, &u.xr)) {
+                LCVRTCPXrBlock b = u.xr;
+                for (int k = 0; k < b.size; k++)
+                    sum += b.data[k];
+                if (b.type == LCV_XR_LRLE || b.type == LCV_XR_DRLE || b.type == LCV_XR_PRT) {
+                    lcv_rtcp_xr_range(&b, &u.range);
+                    sum += u.range.end_seq;
+                } else if (b.type == LCV_XR_DLRR) {
+                    for (int k = 0; k < b.size / 12; k++) {
+                        lcv_rtcp_xr_dlrr(&b, k, &u.dlrr);
+                        sum += u.dlrr.dlrr;
+                    }
+                }
+            }
+            break;
+        default:
+            for (int k = 0; k < p->raw.payload_size; k++)
+                sum += p->raw.payload[k];
+        }
+    }
+    return sum;
 }
 
 static void check_rebuild(void)
