@@ -57,10 +57,11 @@
  *   memory and the context: take another context from the pool for the next
  *   one. Contexts are independent; each is used by one thread at a time.
  * - Contexts come from an ::LCVRTCPPool (thread-safe, built on
- *   AVBufferPool): lcv_rtcp_pool_get() reuses released contexts, so the
- *   steady state allocates nothing. lcv_rtcp_context_release() gives one
- *   back. A pool hands out at most max_contexts at once; a caller that never
- *   releases gets NULL from then on instead of unbounded growth.
+ *   AVBufferPool with a one-context lock-free cache in front):
+ *   lcv_rtcp_pool_get() reuses released contexts, so the steady state
+ *   allocates nothing. lcv_rtcp_context_release() gives one back. A pool
+ *   allocates at most max_contexts contexts; a caller that never releases
+ *   gets NULL from then on instead of unbounded growth.
  * - lcv_rtcp_pool_free() releases the caller's hold on the pool. Contexts
  *   still out stay valid until each is released; the memory is freed when
  *   the last one comes back. A context never released is a leak of that
@@ -230,11 +231,14 @@ typedef struct LCVRTCPContext {
     /** Set when lcv_rtcp_parse() fails: why, and at which byte offset. */
     const char *error;
     int error_offset;
-    /** the pool reference of a pooled context (private) */
-    void *priv;
+    /** the pool buffer of a pooled context, NULL otherwise (private) */
+    void *pool_ref;
 } LCVRTCPContext;
 
-/** Reset a context that is not from a pool. */
+/**
+ * Reset a context's results. A context that is not from a pool must be
+ * zeroed (or = { 0 }) once before first use.
+ */
 void lcv_rtcp_context_init(LCVRTCPContext *ctx);
 
 /**
@@ -400,7 +404,8 @@ typedef struct LCVRTCPPool LCVRTCPPool;
  */
 LCVRTCPPool *lcv_rtcp_pool_alloc(int max_contexts);
 
-/** A context from the pool, or NULL if max_contexts are out or on ENOMEM. */
+/** A context from the pool, or NULL if max_contexts are out or on ENOMEM.
+ *  Its packets are empty; it belongs to the caller until released. */
 LCVRTCPContext *lcv_rtcp_pool_get(LCVRTCPPool *pool);
 
 /** Give a pooled context back; *ctx is set to NULL. */

@@ -15,7 +15,9 @@ command -v ccache >/dev/null 2>&1 && cc="ccache clang"
 make -C "$b/ffmpeg" -j"$jobs" ffmpeg libavutil/tests/buffer libavfilter/tests/toi420 \
     libavformat/tests/lcvrtcp > "$b.build.log" 2>&1 || { tail -n 40 "$b.build.log"; exit 1; }
 
-libs=$(for l in avformat avcodec avutil; do echo "$b/ffmpeg/lib$l/lib$l.a"; done)
+# the library's sources are compiled into the fuzzer, so that libFuzzer's
+# coverage instrumentation sees them; libavutil comes from the ASan build
+libs="$b/src/libavformat/lcvrtcp.c $b/src/libavformat/lcvrtcp_write.c $b/ffmpeg/libavutil/libavutil.a"
 extra=$(sed -n 's/^EXTRALIBS-[a-z]*=//p' "$b/ffmpeg/ffbuild/config.mak" | tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -I"$b/src" -I"$b/ffmpeg" -o "$b/rtcp_fuzzer" "$top/tests/fuzz/rtcp_fuzzer.c" $libs $extra
+    -DHAVE_AV_CONFIG_H -I"$b/src" -I"$b/ffmpeg" -o "$b/rtcp_fuzzer" "$top/tests/fuzz/rtcp_fuzzer.c" $libs $extra

@@ -25,10 +25,9 @@ run lcvrtcp "$b/ffmpeg/libavformat/tests/lcvrtcp"
 # public janus/libwebrtc seeds from ../shared (each run once)
 mkdir -p "$b/fuzz-golden"
 "$b/ffmpeg/libavformat/tests/lcvrtcp" corpus "$b/fuzz-golden"
-seeds=$(ls -d "$top/../shared/data/rtcp/seeds"/* "$top/../shared/data/rtcp/"*.bin 2>/dev/null || true)
-run fuzz-replay sh -c "ls $b/fuzz-golden/* \$(find $top/tests/fuzz/regressions -type f ! -name '*.md') \
-    \$(find $seeds -type f 2>/dev/null) 2>/dev/null | xargs $b/rtcp_fuzzer -runs=1"
-grep -o 'Executed [0-9]* inputs\|Running: .*' "$b.fuzz-replay.log" | tail -n 1 | sed 's/^/    /'
+run fuzz-replay "$top/tests/fuzz/replay.sh" "$b/rtcp_fuzzer" "$b/fuzz-golden" \
+    "$top/tests/fuzz/regressions" "$top/../shared/data/rtcp"
+tail -n 1 "$b.fuzz-replay.log" | sed 's/^/    /'
 run ffmpeg-threads "$b/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=353x287:r=25,format=uyvy422 \
     -filter_threads 3 -vf "toi420,vflip,format=bgr24,toi420" -frames:v 20 -f null -
 echo "asan: $pass passed, $fail failed"

@@ -52,10 +52,11 @@ run alloc-cli-rgba    env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ff
 run alloc-cli-yuv420p env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ffmpeg" "$shim" 5000 toi420 yuv420p
 for t in alloc-api alloc-cli-yuyv422 alloc-cli-rgba alloc-cli-yuv420p; do sed 's/^/    /' "$log/$t.log"; done
 
-echo "== lcv_rtcp: allocations, out-of-memory, fuzz corpus replay"
+echo "== lcv_rtcp: tshark cross-check, allocations, out-of-memory"
+run rtcp-tshark "$top/tests/tshark/cross-check.sh" "$ffb/libavformat/tests/lcvrtcp"
 run rtcp-alloc env LD_PRELOAD="$shim" "$ffb/libavformat/tests/lcvrtcp" alloc 1000
 run rtcp-oom env LD_PRELOAD="$shim" "$ffb/libavformat/tests/lcvrtcp" oom
-for t in rtcp-alloc rtcp-oom; do sed 's/^/    /' "$log/$t.log"; done
+for t in rtcp-tshark rtcp-alloc rtcp-oom; do sed 's/^/    /' "$log/$t.log"; done
 
 echo "== command line"
 run cli-options "$top/tests/cli/toi420-cli.sh" "$ffb/ffmpeg"

@@ -27,6 +27,10 @@
  *   lcvrtcp alloc N         allocations per parse over N and 2N parses
  *   lcvrtcp oom             fail the n-th allocation, n = 1, 2, ...
  *   lcvrtcp corpus DIR      write the golden vectors as fuzzing seeds
+ *   lcvrtcp tshark PCAP     write the golden vectors as UDP datagrams to
+ *                           127.0.0.1:5005 in a pcap, and print what this
+ *                           library decodes in tshark's field names, for
+ *                           tests/tshark/cross-check.sh to compare
  */
 
 #include <dlfcn.h>
@@ -184,7 +188,7 @@ static const LCVRTCPPacket *parse_one(LCVRTCPContext *ctx, const uint8_t *d, int
  * vector was written with. */
 static void check_golden(void)
 {
-    LCVRTCPContext ctx;
+    LCVRTCPContext ctx = { 0 };
     const LCVRTCPPacket *p;
     LCVRTCPIter it;
     LCVRTCPReportBlock rb;
@@ -615,7 +619,7 @@ static av_unused uint64_t walk(const LCVRTCPContext *ctx)
 
 static void check_rebuild(void)
 {
-    LCVRTCPContext ctx;
+    LCVRTCPContext ctx = { 0 };
     uint8_t buf[2048];
     int ok = 0;
 
@@ -630,7 +634,7 @@ static void check_rebuild(void)
         }
         size = rebuild(&ctx, buf, sizeof(buf));
         if (!v->rebuild) {
-            LCVRTCPContext ctx2;
+            LCVRTCPContext ctx2 = { 0 };
             LCVRTCPIter a, b;
             LCVRTCPTwccItem x, y;
             int same = lcv_rtcp_parse(&ctx2, buf, size, v->flags) == ctx.nb_packets;
@@ -660,7 +664,7 @@ static void check_roundtrip(void)
 {
     uint8_t buf[4096];
     LCVRTCPWriter w;
-    LCVRTCPContext ctx;
+    LCVRTCPContext ctx = { 0 };
     LCVRTCPReportBlock rb[31], got;
     LCVRTCPIter it;
     uint16_t seqs[300], seq;
@@ -802,7 +806,7 @@ static const Bad bad[] = {
 
 static void check_malformed(void)
 {
-    LCVRTCPContext ctx;
+    LCVRTCPContext ctx = { 0 };
     int ok = 0, n = FF_ARRAY_ELEMS(bad);
     uint8_t many[65 * 8];
 
@@ -832,7 +836,7 @@ static void check_malformed(void)
 
 static void check_options(void)
 {
-    LCVRTCPContext ctx;
+    LCVRTCPContext ctx = { 0 };
     uint8_t d[sizeof(v_rr_sdes_bye)];
 
     /* reduced-size: a lone PLI */
@@ -975,8 +979,189 @@ static int corpus_main(const char *dir)
     return 0;
 }
 
+static void put16(FILE *f, int v) { fputc(v >> 8, f); fputc(v & 255, f); }
+
+/* one Ethernet/IPv4/UDP frame per golden vector */
+static int write_pcap(const char *path)
+{
+    static const uint8_t global[24] = {
+        0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0xff, 0xff, 0, 0, 1, 0, 0, 0,                       /* LINKTYPE_ETHERNET */
+    };
+    FILE *f = fopen(path, "wb");
+
+    if (!f)
+        return 1;
+    fwrite(global, 1, sizeof(global), f);
+    for (int i = 0; i < FF_ARRAY_ELEMS(vectors); i++) {
+        const int len = 14 + 20 + 8 + vectors[i].size;
+        uint8_t ip[20] = { 0x45, 0, 0, 0, 0, 0, 0x40, 0, 64, 17, 0, 0, 127, 0, 0, 1, 127, 0, 0, 1 };
+        uint32_t sum = 0;
+        uint8_t rec[16] = { 0 };
+
+        AV_WL32(rec, i + 1);                    /* seconds */
+        AV_WL32(rec + 8, len);
+        AV_WL32(rec + 12, len);
+        fwrite(rec, 1, 16, f);
+        fwrite((const uint8_t[]){ 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 2, 0x08, 0x00 }, 1, 14, f);
+        AV_WB16(ip + 2, 20 + 8 + vectors[i].size);
+        for (int k = 0; k < 20; k += 2)
+            sum += AV_RB16(ip + k);
+        sum = (sum & 0xffff) + (sum >> 16);
+        AV_WB16(ip + 10, ~(sum + (sum >> 16)) & 0xffff);
+        fwrite(ip, 1, 20, f);
+        put16(f, 5004);                         /* source port */
+        put16(f, 5005);                         /* RTCP port */
+        put16(f, 8 + vectors[i].size);
+        put16(f, 0);                            /* no UDP checksum */
+        fwrite(vectors[i].data, 1, vectors[i].size, f);
+    }
+    return fclose(f) ? 1 : 0;
+}
+
+/* What we decode, as "frame<TAB>field<TAB>values" with tshark's names and
+ * number formats (several occurrences joined with commas). */
+static int tshark_main(const char *pcap)
+{
+    LCVRTCPContext ctx = { 0 };
+
+    if (write_pcap(pcap))
+        return 1;
+    for (int i = 0; i < FF_ARRAY_ELEMS(vectors); i++) {
+        const Vector *v = &vectors[i];
+        const int frame = i + 1;
+        char types[256] = "", texts[512] = "";
+
+        if (lcv_rtcp_parse(&ctx, v->data, v->size, v->flags) < 0)
+            return 1;
+        for (int k = 0; k < ctx.nb_packets; k++)
+            snprintf(types + strlen(types), sizeof(types) - strlen(types), "%s%d", k ? "," : "", ctx.packets[k].type);
+        printf("%d\trtcp.pt\t%s\n", frame, types);
+        /* tshark shows SDES items and BYE reasons in one field */
+        for (int k = 0; k < ctx.nb_packets; k++) {
+            const LCVRTCPPacket *p = &ctx.packets[k];
+            LCVRTCPIter it;
+            LCVRTCPSdesItem si;
+            lcv_rtcp_iter_init(&it, p);
+            if (p->type == LCV_RTCP_SDES)
+                while (lcv_rtcp_sdes_next(&it, &si))
+                    snprintf(texts + strlen(texts), sizeof(texts) - strlen(texts), "%s%.*s",
+                             *texts ? "," : "", si.len, si.value);
+            if (p->type == LCV_RTCP_BYE && p->bye.reason)
+                snprintf(texts + strlen(texts), sizeof(texts) - strlen(texts), "%s%.*s",
+                         *texts ? "," : "", p->bye.reason_len, p->bye.reason);
+        }
+        if (*texts)
+            printf("%d\trtcp.sdes.text\t%s\n", frame, texts);
+        for (int k = 0; k < ctx.nb_packets; k++) {
+            const LCVRTCPPacket *p = &ctx.packets[k];
+            LCVRTCPIter it;
+            lcv_rtcp_iter_init(&it, p);
+            switch (p->type) {
+            case LCV_RTCP_SR: {
+                LCVRTCPReportBlock rb;
+                printf("%d\trtcp.senderssrc\t0x%08x\n", frame, p->ssrc);
+                printf("%d\trtcp.timestamp.ntp.msw\t%u\n", frame, (unsigned)(p->rr.ntp >> 32));
+                printf("%d\trtcp.timestamp.ntp.lsw\t%u\n", frame, (unsigned)p->rr.ntp);
+                printf("%d\trtcp.timestamp.rtp\t%u\n", frame, p->rr.rtp_ts);
+                printf("%d\trtcp.sender.packetcount\t%u\n", frame, p->rr.packets);
+                printf("%d\trtcp.sender.octetcount\t%u\n", frame, p->rr.octets);
+                lcv_rtcp_report_block(p, 0, &rb);
+                printf("%d\trtcp.ssrc.identifier\t0x%08x\n", frame, rb.ssrc);
+                printf("%d\trtcp.ssrc.fraction\t%d\n", frame, rb.fraction_lost);
+                printf("%d\trtcp.ssrc.cum_nr\t%d\n", frame, rb.cumulative_lost);
+                printf("%d\trtcp.ssrc.ext_high\t%u\n", frame, rb.highest_seq);
+                printf("%d\trtcp.ssrc.jitter\t%u\n", frame, rb.jitter);
+                printf("%d\trtcp.ssrc.lsr\t%u\n", frame, rb.lsr);
+                printf("%d\trtcp.ssrc.dlsr\t%u\n", frame, rb.dlsr);
+                break;
+            }
+            case LCV_RTCP_APP:
+                printf("%d\trtcp.app.name\t%s\n", frame, p->app.name);
+                break;
+            case LCV_RTCP_RTPFB:
+                switch (p->fmt) {
+                case LCV_RTPFB_NACK: {
+                    /* tshark lists every lost sequence number in nack_pid */
+                    char lost[512] = "";
+                    uint16_t seq;
+                    while (lcv_rtcp_nack_next(&it, &seq))
+                        snprintf(lost + strlen(lost), sizeof(lost) - strlen(lost), "%s%d", *lost ? "," : "", seq);
+                    printf("%d\trtcp.rtpfb.nack_pid\t%s\n", frame, lost);
+                    break;
+                }
+                case LCV_RTPFB_TMMBR: {
+                    LCVRTCPTmmbItem t;
+                    lcv_rtcp_tmmb_next(&it, &t);
+                    printf("%d\trtcp.rtpfb.tmmbr.fci.ssrc\t0x%08x\n", frame, t.ssrc);
+                    printf("%d\t=rtcp.rtpfb.tmmbr.fci.mantissa<<rtcp.rtpfb.tmmbr.fci.exp\t%"PRIu64"\n", frame, t.bitrate);
+                    printf("%d\trtcp.rtpfb.tmmbr.fci.measuredoverhead\t%d\n", frame, t.overhead);
+                    break;
+                }
+                case LCV_RTPFB_TWCC: {
+                    LCVRTCPTwcc tw;
+                    lcv_rtcp_twcc(p, &tw);
+                    printf("%d\trtcp.rtpfb.transportcc.baseseq\t%d\n", frame, tw.base_seq);
+                    printf("%d\trtcp.rtpfb.transportcc.statuscount\t%d\n", frame, tw.status_count);
+                    printf("%d\trtcp.rtpfb.transportcc.reftime\t%d\n", frame, tw.reference_time);
+                    printf("%d\trtcp.rtpfb.transportcc.pktcount\t%d\n", frame, tw.fb_count);
+                    break;
+                }
+                }
+                break;
+            case LCV_RTCP_PSFB:
+                switch (p->fmt) {
+                case LCV_PSFB_SLI: {
+                    LCVRTCPSliItem sl;
+                    lcv_rtcp_sli_next(&it, &sl);
+                    printf("%d\trtcp.psfb.fir.sli.first\t%d\n", frame, sl.first);
+                    printf("%d\trtcp.psfb.fir.sli.number\t%d\n", frame, sl.number);
+                    printf("%d\trtcp.psfb.fir.sli.picture_id\t%d\n", frame, sl.picture_id);
+                    break;
+                }
+                case LCV_PSFB_FIR: {
+                    LCVRTCPFirItem fi;
+                    lcv_rtcp_fir_next(&it, &fi);
+                    printf("%d\trtcp.psfb.fir.fci.ssrc\t0x%08x\n", frame, fi.ssrc);
+                    printf("%d\trtcp.psfb.fir.fci.csn\t%d\n", frame, fi.seq);
+                    break;
+                }
+                case LCV_PSFB_AFB: {
+                    LCVRTCPRemb r;
+                    if (lcv_rtcp_remb(p, &r)) {
+                        printf("%d\trtcp.psfb.remb.fci.number_ssrcs\t%d\n", frame, r.nb_ssrc);
+                        printf("%d\t=rtcp.psfb.remb.fci.br_mantissa<<rtcp.psfb.remb.fci.br_exp\t%"PRIu64"\n", frame, r.bitrate);
+                    }
+                    break;
+                }
+                }
+                break;
+            case LCV_RTCP_XR: {
+                LCVRTCPXrBlock b;
+                char bt[64] = "", lrr[64] = "";
+                while (lcv_rtcp_xr_next(&it, &b)) {
+                    snprintf(bt + strlen(bt), sizeof(bt) - strlen(bt), "%s%d", *bt ? "," : "", b.type);
+                    if (b.type == LCV_XR_DLRR) {
+                        LCVRTCPDlrrItem d;
+                        lcv_rtcp_xr_dlrr(&b, 0, &d);
+                        snprintf(lrr, sizeof(lrr), "%u", d.lrr);
+                        printf("%d\trtcp.xr.dlrr\t%u\n", frame, d.dlrr);
+                    }
+                }
+                printf("%d\trtcp.xr.bt\t%s\n", frame, bt);
+                printf("%d\trtcp.xr.lrr\t%s\n", frame, lrr);
+                break;
+            }
+            }
+        }
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 2 && !strcmp(argv[1], "tshark"))
+        return tshark_main(argv[2]);
     if (argc > 2 && !strcmp(argv[1], "alloc"))
         return alloc_main(atoi(argv[2]) > 0 ? atoi(argv[2]) : 1000);
     if (argc > 1 && !strcmp(argv[1], "oom"))
