@@ -448,7 +448,10 @@ void lcv_rtcp_report_block(const LCVRTCPPacket *pkt, int i, LCVRTCPReportBlock *
 
 void lcv_rtcp_iter_init(LCVRTCPIter *it, const LCVRTCPPacket *pkt)
 {
-    memset(it, 0, sizeof(*it));
+    it->q    = NULL;
+    it->a    = it->b = 0;
+    it->i    = it->n = it->k = 0;
+    it->t    = 0;
     it->type = pkt->type << 8 | pkt->fmt;
     it->end  = pkt->data + pkt->size;
     switch (pkt->type) {
@@ -510,18 +513,20 @@ int lcv_rtcp_sdes_next(LCVRTCPIter *it, LCVRTCPSdesItem *item)
             it->k = 0;
             it->i++;
             if (!it->b) {
-                memset(item, 0, sizeof(*item));
-                item->ssrc = it->a;
-                item->type = LCV_SDES_END;
+                item->ssrc       = it->a;
+                item->type       = LCV_SDES_END;
+                item->value      = item->prefix = NULL;
+                item->len        = item->prefix_len = 0;
                 return 1;
             }
             continue;
         }
-        memset(item, 0, sizeof(*item));
-        item->ssrc  = it->a;
-        item->type  = type;
-        item->len   = it->p[1];
-        item->value = it->p + 2;
+        item->ssrc       = it->a;
+        item->type       = type;
+        item->len        = it->p[1];
+        item->value      = it->p + 2;
+        item->prefix     = NULL;
+        item->prefix_len = 0;
         if (type == LCV_SDES_PRIV) {
             item->prefix_len = item->value[0];
             item->prefix     = item->value + 1;
@@ -819,6 +824,7 @@ LCVRTCPContext *lcv_rtcp_pool_get(LCVRTCPPool *p)
     ctx = (LCVRTCPContext *)buf->data;
     lcv_rtcp_context_init(ctx);
     ctx->pool_ref = buf;
+    ctx->pool     = p;
     return ctx;
 }
 
@@ -835,7 +841,7 @@ void lcv_rtcp_context_release(LCVRTCPContext **pctx)
     if (!buf)
         return;     /* not a pooled context */
     /* the pool struct lives until its last buffer is back */
-    p = av_buffer_pool_buffer_get_opaque(buf);
+    p = ctx->pool;
     if (atomic_compare_exchange_strong(&p->spare, &expected, ctx))
         return;     /* cached; fails once the pool is closed */
     av_buffer_unref(&buf);

@@ -231,8 +231,9 @@ typedef struct LCVRTCPContext {
     /** Set when lcv_rtcp_parse() fails: why, and at which byte offset. */
     const char *error;
     int error_offset;
-    /** the pool buffer of a pooled context, NULL otherwise (private) */
-    void *pool_ref;
+    /** the pool buffer of a pooled context, NULL otherwise, and its pool
+     *  (private) */
+    void *pool_ref, *pool;
 } LCVRTCPContext;
 
 /**

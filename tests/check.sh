@@ -68,6 +68,7 @@ run docs-manpage sh -c "make -C '$ffb' doc/ffmpeg-filters.1 && \
 echo "== valgrind memcheck (short runs, no leaks, no errors)"
 vg="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
 run valgrind-buffer $vg "$ffb/libavutil/tests/buffer"
+run valgrind-lcvrtcp $vg "$ffb/libavformat/tests/lcvrtcp"
 run valgrind-ffmpeg $vg "$ffb/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=97x61:r=10,format=nv21 \
     -filter_threads 2 -vf "toi420,vflip,format=bgra,toi420" -frames:v 8 -f null -
 

@@ -35,6 +35,7 @@
 
 #include <dlfcn.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -875,6 +876,58 @@ static void check_pool(void)
     printf("pool: capped at 4 contexts, contexts outlive the pool\n");
 }
 
+/* four threads share one pool: each parses its own vector over and over
+ * and checks that nobody else wrote into the context it holds */
+typedef struct ThreadArg {
+    LCVRTCPPool *pool;
+    const Vector *v;
+    int errors;
+} ThreadArg;
+
+static void *pool_worker(void *opaque)
+{
+    ThreadArg *arg = opaque;
+    LCVRTCPContext *held[2] = { NULL };
+
+    for (int i = 0; i < 20000; i++) {
+        LCVRTCPContext **c = &held[i & 1];
+        if (*c) {
+            if ((*c)->nb_packets < 1 || (*c)->packets[0].data != arg->v->data)
+                arg->errors++;
+            lcv_rtcp_context_release(c);
+        }
+        if (!(*c = lcv_rtcp_pool_get(arg->pool)) ||
+            lcv_rtcp_parse(*c, arg->v->data, arg->v->size, arg->v->flags) < 1)
+            arg->errors++;
+    }
+    lcv_rtcp_context_release(&held[0]);
+    lcv_rtcp_context_release(&held[1]);
+    return NULL;
+}
+
+static void check_pool_threads(void)
+{
+    LCVRTCPPool *pool = lcv_rtcp_pool_alloc(16);
+    pthread_t tid[4];
+    ThreadArg arg[4];
+    int errors = 0;
+
+    CHECK(pool);
+    if (!pool)
+        return;
+    for (int i = 0; i < 4; i++) {
+        arg[i] = (ThreadArg){ .pool = pool, .v = &vectors[i * 4], .errors = 0 };
+        CHECK(!pthread_create(&tid[i], NULL, pool_worker, &arg[i]));
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(tid[i], NULL);
+        errors += arg[i].errors;
+    }
+    lcv_rtcp_pool_free(&pool);
+    CHECK(!errors);
+    printf("pool: 4 threads x 20000 get/parse/release on one pool, %d errors\n", errors);
+}
+
 /* ------------------------------------------------------------------------
  * with the preload shim */
 
@@ -1175,6 +1228,7 @@ int main(int argc, char **argv)
     check_malformed();
     check_options();
     check_pool();
+    check_pool_threads();
     if (failures)
         printf("%d check(s) failed\n", failures);
     return !!failures;
