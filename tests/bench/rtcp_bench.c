@@ -41,7 +41,6 @@ static uint64_t decode(const LCVRTCPContext *ctx)
         uint16_t seq;
 
         sum += p->ssrc;
-        lcv_rtcp_iter_init(&it, p);
         switch (p->type) {
         case LCV_RTCP_SR:
         case LCV_RTCP_RR:
@@ -51,6 +50,7 @@ static uint64_t decode(const LCVRTCPContext *ctx)
             }
             break;
         case LCV_RTCP_SDES:
+            lcv_rtcp_iter_init(&it, p);
             while (lcv_rtcp_sdes_next(&it, &si))
                 sum += si.ssrc + si.type + si.len + (uintptr_t)si.value;
             break;
@@ -61,10 +61,12 @@ static uint64_t decode(const LCVRTCPContext *ctx)
             sum += p->app.payload_size + p->app.name[0];
             break;
         case LCV_RTCP_RTPFB:
-            if (p->fmt == LCV_RTPFB_NACK)
+            if (p->fmt == LCV_RTPFB_NACK) {
+                lcv_rtcp_iter_init(&it, p);
                 while (lcv_rtcp_nack_next(&it, &seq))
                     sum += seq;
-            else if (p->fmt == LCV_RTPFB_TWCC) {
+            } else if (p->fmt == LCV_RTPFB_TWCC) {
+                lcv_rtcp_iter_init(&it, p);
                 lcv_rtcp_twcc(p, &tw);
                 sum += tw.base_seq;
                 while (lcv_rtcp_twcc_next(&it, &ti))
