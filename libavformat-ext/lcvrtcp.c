@@ -742,6 +742,53 @@ void lcv_rtcp_xr_dlrr(const LCVRTCPXrBlock *b, int i, LCVRTCPDlrrItem *item)
     item->dlrr = AV_RB32(p + 8);
 }
 
+void lcv_rtcp_xr_stats(const LCVRTCPXrBlock *b, LCVRTCPXrStats *s)
+{
+    const uint8_t *p = b->data;
+
+    s->ssrc        = AV_RB32(p);
+    s->begin_seq   = AV_RB16(p + 4);
+    s->end_seq     = AV_RB16(p + 6);
+    s->flags       = b->type_specific;
+    s->lost        = AV_RB32(p + 8);
+    s->dup         = AV_RB32(p + 12);
+    s->min_jitter  = AV_RB32(p + 16);
+    s->max_jitter  = AV_RB32(p + 20);
+    s->mean_jitter = AV_RB32(p + 24);
+    s->dev_jitter  = AV_RB32(p + 28);
+    s->min_ttl     = p[32];
+    s->max_ttl     = p[33];
+    s->mean_ttl    = p[34];
+    s->dev_ttl     = p[35];
+}
+
+void lcv_rtcp_xr_voip(const LCVRTCPXrBlock *b, LCVRTCPXrVoip *v)
+{
+    const uint8_t *p = b->data;
+
+    v->ssrc             = AV_RB32(p);
+    v->loss_rate        = p[4];
+    v->discard_rate     = p[5];
+    v->burst_density    = p[6];
+    v->gap_density      = p[7];
+    v->burst_duration   = AV_RB16(p + 8);
+    v->gap_duration     = AV_RB16(p + 10);
+    v->round_trip_delay = AV_RB16(p + 12);
+    v->end_system_delay = AV_RB16(p + 14);
+    v->signal_level     = (int8_t)p[16];
+    v->noise_level      = (int8_t)p[17];
+    v->rerl             = p[18];
+    v->gmin             = p[19];
+    v->r_factor         = p[20];
+    v->ext_r_factor     = p[21];
+    v->mos_lq           = p[22];
+    v->mos_cq           = p[23];
+    v->rx_config        = p[24];
+    v->jb_nominal       = AV_RB16(p + 26);
+    v->jb_maximum       = AV_RB16(p + 28);
+    v->jb_abs_max       = AV_RB16(p + 30);
+}
+
 /* ------------------------------------------------------------------------
  * the pool */
 

@@ -393,6 +393,28 @@ typedef struct LCVRTCPDlrrItem {
 /** DLRR sub-block i (0 <= i < size / 12) */
 void lcv_rtcp_xr_dlrr(const LCVRTCPXrBlock *b, int i, LCVRTCPDlrrItem *item);
 
+/** XR statistics summary block (RFC 3611 4.6) */
+typedef struct LCVRTCPXrStats {
+    uint32_t ssrc;
+    uint16_t begin_seq, end_seq;
+    int flags;                  ///< the type-specific byte: L, D, J, ToH
+    uint32_t lost, dup;
+    uint32_t min_jitter, max_jitter, mean_jitter, dev_jitter;
+    uint8_t  min_ttl, max_ttl, mean_ttl, dev_ttl;   ///< or hop limits
+} LCVRTCPXrStats;
+void lcv_rtcp_xr_stats(const LCVRTCPXrBlock *b, LCVRTCPXrStats *s);
+
+/** XR VoIP metrics block (RFC 3611 4.7) */
+typedef struct LCVRTCPXrVoip {
+    uint32_t ssrc;
+    uint8_t  loss_rate, discard_rate, burst_density, gap_density;
+    uint16_t burst_duration, gap_duration, round_trip_delay, end_system_delay;
+    int8_t   signal_level, noise_level;             ///< dBm
+    uint8_t  rerl, gmin, r_factor, ext_r_factor, mos_lq, mos_cq, rx_config;
+    uint16_t jb_nominal, jb_maximum, jb_abs_max;
+} LCVRTCPXrVoip;
+void lcv_rtcp_xr_voip(const LCVRTCPXrBlock *b, LCVRTCPXrVoip *v);
+
 /** @} */
 
 /** @name Pool of parse contexts
@@ -473,6 +495,24 @@ int lcv_rtcp_write_remb(LCVRTCPWriter *w, uint32_t ssrc, uint64_t bitrate,
 /** An XR packet with the given blocks (data/size/type/type_specific each). */
 int lcv_rtcp_write_xr(LCVRTCPWriter *w, uint32_t ssrc,
                       const LCVRTCPXrBlock *blocks, int nb_blocks);
+/**
+ * @name Typed XR blocks, for lcv_rtcp_write_xr(): each serializes a block's
+ * contents into buf (of buf_size bytes, which the block's data then points
+ * to) and fills b. They return the content size, or AVERROR(ENOSPC) /
+ * AVERROR(EINVAL).
+ * @{ */
+int lcv_rtcp_xr_make_rrtr(LCVRTCPXrBlock *b, uint8_t *buf, int buf_size, uint64_t ntp);
+int lcv_rtcp_xr_make_dlrr(LCVRTCPXrBlock *b, uint8_t *buf, int buf_size,
+                          const LCVRTCPDlrrItem *items, int nb_items);
+/** LRLE or DRLE (values: 16-bit chunks) or PRT (values: 32-bit receipt times) */
+int lcv_rtcp_xr_make_range(LCVRTCPXrBlock *b, uint8_t *buf, int buf_size, int type,
+                           const LCVRTCPXrRange *r, const uint32_t *values, int nb_values);
+int lcv_rtcp_xr_make_stats(LCVRTCPXrBlock *b, uint8_t *buf, int buf_size,
+                           const LCVRTCPXrStats *s);
+int lcv_rtcp_xr_make_voip(LCVRTCPXrBlock *b, uint8_t *buf, int buf_size,
+                          const LCVRTCPXrVoip *v);
+/** @} */
+
 /** Any packet: header, then payload (size a multiple of 4). */
 int lcv_rtcp_write_raw(LCVRTCPWriter *w, int type, int fmt,
                        const uint8_t *payload, int payload_size);

@@ -541,6 +541,125 @@ int lcv_rtcp_write_xr(LCVRTCPWriter *w, uint32_t ssrc,
     }
 }
 
+static int xr_block(LCVRTCPXrBlock *b, uint8_t *buf, int buf_size, int type, int ts, int size)
+{
+    if (buf_size < size)
+        return AVERROR(ENOSPC);
+    memset(buf, 0, size);
+    b->type          = type;
+    b->type_specific = ts;
+    b->data          = buf;
+    b->size          = size;
+    return size;
+}
+
+int lcv_rtcp_xr_make_rrtr(LCVRTCPXrBlock *b, uint8_t *buf, int buf_size, uint64_t ntp)
+{
+    int ret = xr_block(b, buf, buf_size, LCV_XR_RRTR, 0, 8);
+    if (ret >= 0)
+        AV_WB64(buf, ntp);
+    return ret;
+}
+
+int lcv_rtcp_xr_make_dlrr(LCVRTCPXrBlock *b, uint8_t *buf, int buf_size,
+                          const LCVRTCPDlrrItem *items, int nb_items)
+{
+    int ret;
+
+    if (nb_items < 0 || nb_items > 5461)
+        return AVERROR(EINVAL);
+    ret = xr_block(b, buf, buf_size, LCV_XR_DLRR, 0, 12 * nb_items);
+    for (int i = 0; ret >= 0 && i < nb_items; i++) {
+        AV_WB32(buf + 12 * i,     items[i].ssrc);
+        AV_WB32(buf + 12 * i + 4, items[i].lrr);
+        AV_WB32(buf + 12 * i + 8, items[i].dlrr);
+    }
+    return ret;
+}
+
+int lcv_rtcp_xr_make_range(LCVRTCPXrBlock *b, uint8_t *buf, int buf_size, int type,
+                           const LCVRTCPXrRange *r, const uint32_t *values, int nb_values)
+{
+    const int prt = type == LCV_XR_PRT;
+    int size, ret;
+
+    if ((type != LCV_XR_LRLE && type != LCV_XR_DRLE && !prt) || nb_values < 0 ||
+        nb_values > 16000 || r->thinning < 0 || r->thinning > 15)
+        return AVERROR(EINVAL);
+    /* chunks are 16 bits: an odd count ends with a null chunk */
+    size = 8 + (prt ? 4 * nb_values : ((nb_values + 1) & ~1) * 2);
+    ret  = xr_block(b, buf, buf_size, type, r->thinning, size);
+    if (ret < 0)
+        return ret;
+    AV_WB32(buf, r->ssrc);
+    AV_WB16(buf + 4, r->begin_seq);
+    AV_WB16(buf + 6, r->end_seq);
+    for (int i = 0; i < nb_values; i++) {
+        if (prt)
+            AV_WB32(buf + 8 + 4 * i, values[i]);
+        else
+            AV_WB16(buf + 8 + 2 * i, values[i]);
+    }
+    return ret;
+}
+
+int lcv_rtcp_xr_make_stats(LCVRTCPXrBlock *b, uint8_t *buf, int buf_size,
+                           const LCVRTCPXrStats *s)
+{
+    int ret;
+
+    if (s->flags < 0 || s->flags > 255)
+        return AVERROR(EINVAL);
+    ret = xr_block(b, buf, buf_size, LCV_XR_STATS, s->flags, 36);
+    if (ret < 0)
+        return ret;
+    AV_WB32(buf,      s->ssrc);
+    AV_WB16(buf + 4,  s->begin_seq);
+    AV_WB16(buf + 6,  s->end_seq);
+    AV_WB32(buf + 8,  s->lost);
+    AV_WB32(buf + 12, s->dup);
+    AV_WB32(buf + 16, s->min_jitter);
+    AV_WB32(buf + 20, s->max_jitter);
+    AV_WB32(buf + 24, s->mean_jitter);
+    AV_WB32(buf + 28, s->dev_jitter);
+    buf[32] = s->min_ttl;
+    buf[33] = s->max_ttl;
+    buf[34] = s->mean_ttl;
+    buf[35] = s->dev_ttl;
+    return ret;
+}
+
+int lcv_rtcp_xr_make_voip(LCVRTCPXrBlock *b, uint8_t *buf, int buf_size,
+                          const LCVRTCPXrVoip *v)
+{
+    int ret = xr_block(b, buf, buf_size, LCV_XR_VOIP, 0, 32);
+
+    if (ret < 0)
+        return ret;
+    AV_WB32(buf, v->ssrc);
+    buf[4] = v->loss_rate;
+    buf[5] = v->discard_rate;
+    buf[6] = v->burst_density;
+    buf[7] = v->gap_density;
+    AV_WB16(buf + 8,  v->burst_duration);
+    AV_WB16(buf + 10, v->gap_duration);
+    AV_WB16(buf + 12, v->round_trip_delay);
+    AV_WB16(buf + 14, v->end_system_delay);
+    buf[16] = v->signal_level;
+    buf[17] = v->noise_level;
+    buf[18] = v->rerl;
+    buf[19] = v->gmin;
+    buf[20] = v->r_factor;
+    buf[21] = v->ext_r_factor;
+    buf[22] = v->mos_lq;
+    buf[23] = v->mos_cq;
+    buf[24] = v->rx_config;
+    AV_WB16(buf + 26, v->jb_nominal);
+    AV_WB16(buf + 28, v->jb_maximum);
+    AV_WB16(buf + 30, v->jb_abs_max);
+    return ret;
+}
+
 int lcv_rtcp_write_raw(LCVRTCPWriter *w, int type, int fmt,
                        const uint8_t *payload, int payload_size)
 {

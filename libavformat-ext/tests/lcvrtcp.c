@@ -336,8 +336,24 @@ static void check_golden(void)
                 lcv_rtcp_xr_range(&b, &r);
                 CHECK(r.begin_seq == 65535 && r.end_seq == 1 && AV_RB32(b.data + 12) == 0x2000);
                 break;
-            case LCV_XR_STATS: CHECK(b.type_specific == 0xe0 && b.size == 36 && AV_RB32(b.data + 8) == 1); break;
-            case LCV_XR_VOIP:  CHECK(b.size == 32 && b.data[4] == 1 && b.data[31] == 20); break;
+            case LCV_XR_STATS: {
+                LCVRTCPXrStats st;
+                lcv_rtcp_xr_stats(&b, &st);
+                CHECK(st.flags == 0xe0 && st.ssrc == 2 && st.begin_seq == 10 && st.end_seq == 20 &&
+                      st.lost == 1 && st.dup == 2 && st.min_jitter == 3 && st.max_jitter == 4 &&
+                      st.mean_jitter == 5 && st.dev_jitter == 6 && st.min_ttl == 0x40 &&
+                      st.max_ttl == 0x0a && st.mean_ttl == 5 && st.dev_ttl == 1);
+                break;
+            }
+            case LCV_XR_VOIP: {
+                LCVRTCPXrVoip vo;
+                lcv_rtcp_xr_voip(&b, &vo);
+                CHECK(vo.ssrc == 2 && vo.loss_rate == 1 && vo.gap_density == 4 && vo.burst_duration == 5 &&
+                      vo.end_system_delay == 8 && vo.signal_level == 0 && vo.noise_level == 9 &&
+                      vo.gmin == 10 && vo.r_factor == 11 && vo.mos_cq == 14 && vo.rx_config == 15 &&
+                      vo.jb_nominal == 0x1112 && vo.jb_maximum == 0x1300 && vo.jb_abs_max == 20);
+                break;
+            }
             }
         }
         CHECK(types == 451367);
@@ -717,6 +733,63 @@ static void check_roundtrip(void)
     CHECK(ok && n == 200);
     CHECK(ctx.packets[3].padding > 0 && ctx.packets[3].bye.reason_len == 7);
 
+    /* typed XR blocks */
+    {
+        static const LCVRTCPDlrrItem dl[2] = { { 5, 6, 7 }, { 8, 9, 10 } };
+        static const LCVRTCPXrRange rg = { .ssrc = 3, .begin_seq = 65530, .end_seq = 2, .thinning = 1 };
+        static const uint32_t chunks[3] = { 0x4005, 0x8123, 0xbfff }, times[4] = { 1, 2, 3, 4 };
+        static const LCVRTCPXrStats st = { .ssrc = 4, .begin_seq = 1, .end_seq = 9, .flags = 0xe8,
+            .lost = 2, .dup = 1, .min_jitter = 3, .max_jitter = 9, .mean_jitter = 5, .dev_jitter = 2,
+            .min_ttl = 60, .max_ttl = 64, .mean_ttl = 62, .dev_ttl = 1 };
+        static const LCVRTCPXrVoip vo = { .ssrc = 5, .loss_rate = 12, .burst_duration = 300,
+            .round_trip_delay = 80, .signal_level = -20, .noise_level = -70, .mos_lq = 41,
+            .jb_abs_max = 500 };
+        uint8_t store[5][128];
+        LCVRTCPXrBlock blk[5], b;
+        LCVRTCPXrRange r;
+        LCVRTCPDlrrItem d;
+        LCVRTCPXrStats st2;
+        LCVRTCPXrVoip vo2;
+        int k = 0;
+
+        CHECK(lcv_rtcp_xr_make_rrtr(&blk[0], store[0], 128, 0x0123456789abcdefULL) == 8);
+        CHECK(lcv_rtcp_xr_make_dlrr(&blk[1], store[1], 128, dl, 2) == 24);
+        CHECK(lcv_rtcp_xr_make_range(&blk[2], store[2], 128, LCV_XR_LRLE, &rg, chunks, 3) == 16);
+        CHECK(lcv_rtcp_xr_make_stats(&blk[3], store[3], 128, &st) == 36);
+        CHECK(lcv_rtcp_xr_make_voip(&blk[4], store[4], 128, &vo) == 32);
+        CHECK(lcv_rtcp_xr_make_range(&b, store[0], 8, LCV_XR_PRT, &rg, times, 4) == AVERROR(ENOSPC));
+        lcv_rtcp_writer_init(&w, buf, sizeof(buf));
+        CHECK(lcv_rtcp_write_rr(&w, 1, NULL, 0) == 8);
+        CHECK(lcv_rtcp_write_xr(&w, 1, blk, 5) == 8 + 4 * 5 + 8 + 24 + 16 + 36 + 32);
+        size = lcv_rtcp_writer_finish(&w, 4);
+        CHECK(lcv_rtcp_parse(&ctx, buf, size, 0) == 2);
+        lcv_rtcp_iter_init(&it, &ctx.packets[1]);
+        while (lcv_rtcp_xr_next(&it, &b)) {
+            switch (k++) {
+            case 0: CHECK(b.type == LCV_XR_RRTR && AV_RB64(b.data) == 0x0123456789abcdefULL); break;
+            case 1:
+                lcv_rtcp_xr_dlrr(&b, 1, &d);
+                CHECK(b.type == LCV_XR_DLRR && b.size == 24 && d.ssrc == 8 && d.lrr == 9 && d.dlrr == 10);
+                break;
+            case 2:
+                lcv_rtcp_xr_range(&b, &r);
+                CHECK(r.ssrc == 3 && r.begin_seq == 65530 && r.end_seq == 2 && r.thinning == 1 &&
+                      AV_RB16(b.data + 12) == 0xbfff && !AV_RB16(b.data + 14));
+                break;
+            case 3:
+                lcv_rtcp_xr_stats(&b, &st2);
+                CHECK(st2.flags == 0xe8 && st2.lost == 2 && st2.dev_jitter == 2 && st2.mean_ttl == 62);
+                break;
+            case 4:
+                lcv_rtcp_xr_voip(&b, &vo2);
+                CHECK(vo2.loss_rate == 12 && vo2.burst_duration == 300 && vo2.signal_level == -20 &&
+                      vo2.noise_level == -70 && vo2.mos_lq == 41 && vo2.jb_abs_max == 500);
+                break;
+            }
+        }
+        CHECK(k == 5);
+    }
+
     /* no partial packets: a writer that runs out of room writes nothing */
     lcv_rtcp_writer_init(&w, buf, 40);
     CHECK(lcv_rtcp_write_rr(&w, 1, rb, 1) == 32);
@@ -724,7 +797,7 @@ static void check_roundtrip(void)
     CHECK(lcv_rtcp_write_sr(&w, 1, 0, 0, 0, 0, rb, 32) == AVERROR(EINVAL));
     CHECK(lcv_rtcp_writer_finish(&w, 24) == AVERROR(ENOSPC));
     printf("parse(build(x)) == x: 31 report blocks, 300 NACKed sequence numbers across the wrap, "
-           "200 TWCC statuses, BYE reason and padding\n");
+           "200 TWCC statuses, BYE reason and padding, typed XR blocks\n");
 }
 
 /* ------------------------------------------------------------------------
@@ -1199,6 +1272,34 @@ static int tshark_main(const char *pcap)
                         lcv_rtcp_xr_dlrr(&b, 0, &d);
                         snprintf(lrr, sizeof(lrr), "%u", d.lrr);
                         printf("%d\trtcp.xr.dlrr\t%u\n", frame, d.dlrr);
+                    } else if (b.type == LCV_XR_STATS) {
+                        LCVRTCPXrStats st;
+                        lcv_rtcp_xr_stats(&b, &st);
+                        printf("%d\trtcp.xr.stats.lost\t%u\n", frame, st.lost);
+                        printf("%d\trtcp.xr.stats.dups\t%u\n", frame, st.dup);
+                        printf("%d\trtcp.xr.stats.minjitter\t%u\n", frame, st.min_jitter);
+                        printf("%d\trtcp.xr.stats.maxjitter\t%u\n", frame, st.max_jitter);
+                        printf("%d\trtcp.xr.stats.meanjitter\t%u\n", frame, st.mean_jitter);
+                        printf("%d\trtcp.xr.stats.devjitter\t%u\n", frame, st.dev_jitter);
+                        printf("%d\trtcp.xr.stats.minttl\t%u\n", frame, st.min_ttl);
+                        printf("%d\trtcp.xr.stats.maxttl\t%u\n", frame, st.max_ttl);
+                        printf("%d\trtcp.xr.stats.meanttl\t%u\n", frame, st.mean_ttl);
+                        printf("%d\trtcp.xr.stats.devttl\t%u\n", frame, st.dev_ttl);
+                    } else if (b.type == LCV_XR_VOIP) {
+                        LCVRTCPXrVoip vo;
+                        lcv_rtcp_xr_voip(&b, &vo);
+                        printf("%d\trtcp.xr.voipmetrics.burstdensity\t%u\n", frame, vo.burst_density);
+                        printf("%d\trtcp.xr.voipmetrics.gapdensity\t%u\n", frame, vo.gap_density);
+                        printf("%d\trtcp.xr.voipmetrics.burstduration\t%u\n", frame, vo.burst_duration);
+                        printf("%d\trtcp.xr.voipmetrics.gapduration\t%u\n", frame, vo.gap_duration);
+                        printf("%d\trtcp.xr.voipmetrics.rtdelay\t%u\n", frame, vo.round_trip_delay);
+                        printf("%d\trtcp.xr.voipmetrics.esdelay\t%u\n", frame, vo.end_system_delay);
+                        printf("%d\trtcp.xr.voipmetrics.gmin\t%u\n", frame, vo.gmin);
+                        printf("%d\trtcp.xr.voipmetrics.rfactor\t%u\n", frame, vo.r_factor);
+                        printf("%d\trtcp.xr.voipmetrics.extrfactor\t%u\n", frame, vo.ext_r_factor);
+                        printf("%d\trtcp.xr.voipmetrics.jbnominal\t%u\n", frame, vo.jb_nominal);
+                        printf("%d\trtcp.xr.voipmetrics.jbmax\t%u\n", frame, vo.jb_maximum);
+                        printf("%d\trtcp.xr.voipmetrics.jbabsmax\t%u\n", frame, vo.jb_abs_max);
                     }
                 }
                 printf("%d\trtcp.xr.bt\t%s\n", frame, bt);
