@@ -17,16 +17,19 @@
  */
 
 /*
- * x86 dispatch of the toi420 kernels. Until hand-written kernels land, the
- * portable C kernels are compiled a second time here for AVX2, which the
- * auto-vectorizer turns into 256-bit code with byte shuffles (the baseline
- * x86-64 build only has SSE2). Selected by av_get_cpu_flags(), so that
- * -cpuflags 0 gets the plain C kernels.
+ * x86 dispatch of the toi420 kernels, on av_get_cpu_flags() (so -cpuflags 0
+ * selects the plain C kernels):
+ * - the portable C kernels compiled again for AVX2, which the
+ *   auto-vectorizer turns into 256-bit code with byte shuffles (the
+ *   baseline x86-64 build only has SSE2);
+ * - NASM AVX2 kernels (vf_toi420.asm) for 32-bit RGB, the C kernels doing
+ *   the last width % 16 pixels of a row.
  */
 
 #include "config.h"
 #include "libavutil/attributes.h"
 #include "libavutil/cpu.h"
+#include "libavutil/mem_internal.h"
 #include "libavutil/x86/cpu.h"
 #include "libavfilter/toi420dsp.h"
 
@@ -34,19 +37,81 @@
 #define TOI420_C_AVX2 1
 #pragma GCC push_options
 #pragma GCC target("avx2")
+#else
+#define TOI420_C_AVX2 0
+#endif
 #define TOI420_NO_ARCH_INIT
-#define ff_toi420dsp_init toi420dsp_init_c_avx2
+#define ff_toi420dsp_init toi420dsp_init_x86_c
 #include "libavfilter/vf_toi420_init.h"
 #undef ff_toi420dsp_init
+#if TOI420_C_AVX2
 #pragma GCC pop_options
+#endif
+
+#if HAVE_AVX2_EXTERNAL
+/* the coefficients the way the kernel wants them: one 16-bit coefficient
+ * per byte of a 4-byte pixel, repeated over a register */
+typedef struct RGB32Coeffs {
+    int16_t y[16], u[16], v[16];
+    int32_t y_add[8], c_add[8];
+} RGB32Coeffs;
+
+void ff_toi420_rgb32_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
+                          const uint8_t *src0, const uint8_t *src1,
+                          int width, const RGB32Coeffs *coeffs);
+
+static void rgb32_coeffs(RGB32Coeffs *k, const ToI420Coeffs *c, int ro, int go, int bo)
+{
+    for (int i = 0; i < 16; i++) {
+        const int pos = i & 3;
+        const int ch  = pos == ro ? 0 : pos == go ? 1 : pos == bo ? 2 : -1;
+        k->y[i] = ch < 0 ? 0 : c->y[ch];
+        k->u[i] = ch < 0 ? 0 : c->u[ch];
+        k->v[i] = ch < 0 ? 0 : c->v[ch];
+    }
+    for (int i = 0; i < 8; i++) {
+        k->y_add[i] = c->y_add;
+        k->c_add[i] = c->c_add;
+    }
+}
+
+#define RGB32_AVX2(name, ro, go, bo)                                             \
+static void rgb_##name##_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v, \
+                              const uint8_t *src0, const uint8_t *src1,         \
+                              int width, const ToI420Coeffs *c)                 \
+{                                                                               \
+    const int n = width & ~15;                                                  \
+    if (n) {                                                                    \
+        DECLARE_ALIGNED(32, RGB32Coeffs, k);                                    \
+        rgb32_coeffs(&k, c, ro, go, bo);                                        \
+        ff_toi420_rgb32_avx2(y0, y1, u, v, src0, src1, n, &k);                  \
+    }                                                                           \
+    if (width > n)                                                              \
+        rgb_##name##_c(y0 + n, y1 + n, u + n / 2, v + n / 2,                    \
+                       src0 + 4 * n, src1 + 4 * n, width - n, c);               \
+}
+
+RGB32_AVX2(rgba, 0, 1, 2)
+RGB32_AVX2(bgra, 2, 1, 0)
+RGB32_AVX2(argb, 1, 2, 3)
+RGB32_AVX2(abgr, 3, 2, 1)
 #endif
 
 av_cold void ff_toi420dsp_init_x86(ToI420DSPContext *dsp)
 {
-#if TOI420_C_AVX2
     int cpu_flags = av_get_cpu_flags();
 
+#if TOI420_C_AVX2
     if (X86_AVX2(cpu_flags))
-        toi420dsp_init_c_avx2(dsp);
+        toi420dsp_init_x86_c(dsp);
 #endif
+#if HAVE_AVX2_EXTERNAL
+    if (EXTERNAL_AVX2_FAST(cpu_flags)) {
+        dsp->rgb[TOI420_RGBA] = rgb_rgba_avx2;
+        dsp->rgb[TOI420_BGRA] = rgb_bgra_avx2;
+        dsp->rgb[TOI420_ARGB] = rgb_argb_avx2;
+        dsp->rgb[TOI420_ABGR] = rgb_abgr_avx2;
+    }
+#endif
+    (void)cpu_flags;
 }

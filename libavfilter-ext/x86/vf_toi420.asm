@@ -1,0 +1,118 @@
+;*****************************************************************************
+;* x86 kernels of the toi420 filter
+;*
+;* This file is part of FFmpeg.
+;*
+;* FFmpeg is free software; you can redistribute it and/or
+;* modify it under the terms of the GNU Lesser General Public
+;* License as published by the Free Software Foundation; either
+;* version 2.1 of the License, or (at your option) any later version.
+;*
+;* FFmpeg is distributed in the hope that it will be useful,
+;* but WITHOUT ANY WARRANTY; without even the implied warranty of
+;* MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+;* Lesser General Public License for more details.
+;*
+;* You should have received a copy of the GNU Lesser General Public
+;* License along with FFmpeg; if not, write to the Free Software
+;* Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+;*****************************************************************************
+
+%include "libavutil/x86/x86util.asm"
+
+SECTION_RODATA 32
+
+; after packing, the dwords hold pixels {0,1,4,5} {8,9,12,13} (lane 0) and
+; {2,3,6,7} {10,11,14,15} (lane 1): gather them into the low lane, then
+; put the bytes in order
+perm_d:  dd 0, 4, 1, 5, 2, 6, 3, 7
+shuf_y:  db 0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15
+shuf_uv: db 0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15
+
+SECTION .text
+
+; Same arithmetic as the C kernels (vf_toi420_init.h), bit for bit:
+; Y = (cy . RGB + y_add) >> 15, Cb/Cr = (c . sum of the 2x2 RGB + c_add) >> 17,
+; with pmaddwd on 16-bit pixels against 16-bit Q15 coefficients.
+;
+; void ff_toi420_rgb32_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
+;                           const uint8_t *src0, const uint8_t *src1,
+;                           int width, const void *coeffs)
+; width: a multiple of 16, > 0. coeffs (32-byte aligned): 16 words of Y
+; coefficients for the 4 bytes of a pixel, repeated; the same for Cb and
+; Cr; 8 dwords y_add; 8 dwords c_add.
+
+%if HAVE_AVX2_EXTERNAL
+INIT_YMM avx2
+cglobal toi420_rgb32, 8, 8, 16, y0, y1, u, v, s0, s1, w, c
+    mova          m12, [cq]
+    mova          m13, [cq + 32]
+    mova          m14, [cq + 64]
+    mova          m15, [cq + 96]
+    mova          m11, [perm_d]
+    movsxdifnidn   wq, wd
+.loop:
+    pmovzxbw       m0, [s0q]
+    pmovzxbw       m1, [s0q + 16]
+    pmovzxbw       m2, [s0q + 32]
+    pmovzxbw       m3, [s0q + 48]
+    pmovzxbw       m4, [s1q]
+    pmovzxbw       m5, [s1q + 16]
+    pmovzxbw       m6, [s1q + 32]
+    pmovzxbw       m7, [s1q + 48]
+
+%macro LUMA 5 ; pixel regs 0-3 of a row, destination
+    pmaddwd        m8, %1, m12
+    pmaddwd        m9, %2, m12
+    phaddd         m8, m9
+    pmaddwd        m9, %3, m12
+    pmaddwd       m10, %4, m12
+    phaddd         m9, m10
+    paddd          m8, m15
+    paddd          m9, m15
+    psrad          m8, 15
+    psrad          m9, 15
+    packssdw       m8, m9
+    packuswb       m8, m8
+    vpermd         m8, m11, m8
+    pshufb        xm8, [shuf_y]
+    movu         [%5], xm8
+%endmacro
+    LUMA           m0, m1, m2, m3, y0q
+    LUMA           m4, m5, m6, m7, y1q
+
+    paddw          m0, m4
+    paddw          m1, m5
+    paddw          m2, m6
+    paddw          m3, m7
+
+%macro CHROMA 2 ; coefficients, destination
+    pmaddwd        %2, m0, %1
+    pmaddwd       m10, m1, %1
+    phaddd         %2, m10
+    pmaddwd       m10, m2, %1
+    pmaddwd        m4, m3, %1
+    phaddd        m10, m4
+    phaddd         %2, m10
+    paddd          %2, [cq + 128]
+    psrad          %2, 17
+%endmacro
+    CHROMA        m13, m8
+    CHROMA        m14, m9
+    packssdw       m8, m9
+    packuswb       m8, m8
+    vpermd         m8, m11, m8
+    pshufb        xm8, [shuf_uv]
+    movq         [uq], xm8
+    movhps       [vq], xm8
+
+    add           y0q, 16
+    add           y1q, 16
+    add            uq, 8
+    add            vq, 8
+    add           s0q, 64
+    add           s1q, 64
+    sub            wq, 16
+    jg .loop
+    RET
+%endif
