@@ -81,19 +81,23 @@ cglobal toi420_rgb32, 8, 8, 16, y0, y1, u, v, s0, s1, w, c
     LUMA           m0, m1, m2, m3, y0q
     LUMA           m4, m5, m6, m7, y1q
 
+    ; 2x2 sums: the two rows, then each pixel with its right neighbour
+    ; (the qword unpacks pair pixel 0 with 1, 4 with 5, 2 with 3, ...)
     paddw          m0, m4
     paddw          m1, m5
     paddw          m2, m6
     paddw          m3, m7
+    punpcklqdq     m4, m0, m1
+    punpckhqdq     m0, m1
+    paddw          m0, m4           ; pairs 0 2 | 1 3
+    punpcklqdq     m4, m2, m3
+    punpckhqdq     m2, m3
+    paddw          m2, m4           ; pairs 4 6 | 5 7
 
 %macro CHROMA 2 ; coefficients, destination
     pmaddwd        %2, m0, %1
-    pmaddwd       m10, m1, %1
-    phaddd         %2, m10
     pmaddwd       m10, m2, %1
-    pmaddwd        m4, m3, %1
-    phaddd        m10, m4
-    phaddd         %2, m10
+    phaddd         %2, m10          ; pairs 0 2 4 6 | 1 3 5 7
     paddd          %2, [cq + 128]
     psrad          %2, 17
 %endmacro
