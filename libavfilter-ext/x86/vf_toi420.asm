@@ -28,6 +28,8 @@ SECTION_RODATA 32
 perm_d:  dd 0, 4, 1, 5, 2, 6, 3, 7
 shuf_y:  db 0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15
 shuf_uv: db 0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15
+; 4 packed 24-bit pixels to 4 32-bit ones, the 4th byte 0
+shuf_24: db 0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1
 
 SECTION .text
 
@@ -38,30 +40,24 @@ SECTION .text
 ; void ff_toi420_rgb32_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
 ;                           const uint8_t *src0, const uint8_t *src1,
 ;                           int width, const void *coeffs)
+; (and ff_toi420_rgb24_avx2, which reads 4 bytes past the last pixel)
 ; width: a multiple of 16, > 0. coeffs (32-byte aligned): 16 words of Y
 ; coefficients for the 4 bytes of a pixel, repeated; the same for Cb and
 ; Cr; 8 dwords y_add; 8 dwords c_add.
 
-%if HAVE_AVX2_EXTERNAL
-INIT_YMM avx2
-cglobal toi420_rgb32, 8, 8, 16, y0, y1, u, v, s0, s1, w, c
-    mova          m12, [cq]
-    mova          m13, [cq + 32]
-    mova          m14, [cq + 64]
-    mova          m15, [cq + 96]
-    mova          m11, [perm_d]
-    movsxdifnidn   wq, wd
-.loop:
-    pmovzxbw       m0, [s0q]
-    pmovzxbw       m1, [s0q + 16]
-    pmovzxbw       m2, [s0q + 32]
-    pmovzxbw       m3, [s0q + 48]
-    pmovzxbw       m4, [s1q]
-    pmovzxbw       m5, [s1q + 16]
-    pmovzxbw       m6, [s1q + 32]
-    pmovzxbw       m7, [s1q + 48]
+; load the 4 pixels that start at byte %3 of row %2 as 16 words into %1
+%macro LOAD4 3
+%if BPP == 4
+    pmovzxbw       %1, [%2 + %3]
+%else
+    movu         xm10, [%2 + %3]
+    pshufb       xm10, [shuf_24]
+    pmovzxbw       %1, xm10
+%endif
+%endmacro
 
-%macro LUMA 5 ; pixel regs 0-3 of a row, destination
+; luma of 16 pixels of a row: pixel registers %1-%4, destination %5
+%macro LUMA 5
     pmaddwd        m8, %1, m12
     pmaddwd        m9, %2, m12
     phaddd         m8, m9
@@ -78,6 +74,34 @@ cglobal toi420_rgb32, 8, 8, 16, y0, y1, u, v, s0, s1, w, c
     pshufb        xm8, [shuf_y]
     movu         [%5], xm8
 %endmacro
+
+; Cb or Cr of 8 pixel pairs: coefficients %1, destination %2
+%macro CHROMA 2
+    pmaddwd        %2, m0, %1
+    pmaddwd       m10, m2, %1
+    phaddd         %2, m10          ; pairs 0 2 4 6 | 1 3 5 7
+    paddd          %2, [cq + 128]
+    psrad          %2, 17
+%endmacro
+
+%macro RGB_KERNEL 2 ; bytes per pixel, name
+%assign BPP %1
+cglobal toi420_%2, 8, 8, 16, y0, y1, u, v, s0, s1, w, c
+    mova          m12, [cq]
+    mova          m13, [cq + 32]
+    mova          m14, [cq + 64]
+    mova          m15, [cq + 96]
+    mova          m11, [perm_d]
+    movsxdifnidn   wq, wd
+.loop:
+    LOAD4          m0, s0q, 0
+    LOAD4          m1, s0q, 4 * BPP
+    LOAD4          m2, s0q, 8 * BPP
+    LOAD4          m3, s0q, 12 * BPP
+    LOAD4          m4, s1q, 0
+    LOAD4          m5, s1q, 4 * BPP
+    LOAD4          m6, s1q, 8 * BPP
+    LOAD4          m7, s1q, 12 * BPP
     LUMA           m0, m1, m2, m3, y0q
     LUMA           m4, m5, m6, m7, y1q
 
@@ -93,14 +117,6 @@ cglobal toi420_rgb32, 8, 8, 16, y0, y1, u, v, s0, s1, w, c
     punpcklqdq     m4, m2, m3
     punpckhqdq     m2, m3
     paddw          m2, m4           ; pairs 4 6 | 5 7
-
-%macro CHROMA 2 ; coefficients, destination
-    pmaddwd        %2, m0, %1
-    pmaddwd       m10, m2, %1
-    phaddd         %2, m10          ; pairs 0 2 4 6 | 1 3 5 7
-    paddd          %2, [cq + 128]
-    psrad          %2, 17
-%endmacro
     CHROMA        m13, m8
     CHROMA        m14, m9
     packssdw       m8, m9
@@ -114,9 +130,15 @@ cglobal toi420_rgb32, 8, 8, 16, y0, y1, u, v, s0, s1, w, c
     add           y1q, 16
     add            uq, 8
     add            vq, 8
-    add           s0q, 64
-    add           s1q, 64
+    add           s0q, 16 * BPP
+    add           s1q, 16 * BPP
     sub            wq, 16
     jg .loop
     RET
+%endmacro
+
+%if HAVE_AVX2_EXTERNAL
+INIT_YMM avx2
+RGB_KERNEL 4, rgb32
+RGB_KERNEL 3, rgb24
 %endif

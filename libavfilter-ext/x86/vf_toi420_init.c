@@ -22,8 +22,8 @@
  * - the portable C kernels compiled again for AVX2, which the
  *   auto-vectorizer turns into 256-bit code with byte shuffles (the
  *   baseline x86-64 build only has SSE2);
- * - NASM AVX2 kernels (vf_toi420.asm) for 32-bit RGB, the C kernels doing
- *   the last width % 16 pixels of a row.
+ * - NASM AVX2 kernels (vf_toi420.asm) for 32- and 24-bit RGB, the C kernels
+ *   doing the last pixels of a row.
  */
 
 #include "config.h"
@@ -59,6 +59,10 @@ typedef struct RGB32Coeffs {
 void ff_toi420_rgb32_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
                           const uint8_t *src0, const uint8_t *src1,
                           int width, const RGB32Coeffs *coeffs);
+/* reads 4 bytes past the last of its width pixels */
+void ff_toi420_rgb24_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
+                          const uint8_t *src0, const uint8_t *src1,
+                          int width, const RGB32Coeffs *coeffs);
 
 static void rgb32_coeffs(RGB32Coeffs *k, const ToI420Coeffs *c, int ro, int go, int bo)
 {
@@ -75,26 +79,31 @@ static void rgb32_coeffs(RGB32Coeffs *k, const ToI420Coeffs *c, int ro, int go, 
     }
 }
 
-#define RGB32_AVX2(name, ro, go, bo)                                             \
+/* The kernels take multiples of 16 pixels; the C kernel does the rest.
+ * 24-bit: keep 2 pixels (6 bytes) for C, so that the kernel's 4-byte
+ * overread stays inside the row. */
+#define RGB_AVX2(name, bits, ro, go, bo)                                         \
 static void rgb_##name##_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v, \
                               const uint8_t *src0, const uint8_t *src1,         \
                               int width, const ToI420Coeffs *c)                 \
 {                                                                               \
-    const int n = width & ~15;                                                  \
+    const int n = (bits == 24 ? FFMAX(width - 2, 0) : width) & ~15;             \
     if (n) {                                                                    \
         DECLARE_ALIGNED(32, RGB32Coeffs, k);                                    \
         rgb32_coeffs(&k, c, ro, go, bo);                                        \
-        ff_toi420_rgb32_avx2(y0, y1, u, v, src0, src1, n, &k);                  \
+        ff_toi420_rgb##bits##_avx2(y0, y1, u, v, src0, src1, n, &k);            \
     }                                                                           \
     if (width > n)                                                              \
         rgb_##name##_c(y0 + n, y1 + n, u + n / 2, v + n / 2,                    \
-                       src0 + 4 * n, src1 + 4 * n, width - n, c);               \
+                       src0 + bits / 8 * n, src1 + bits / 8 * n, width - n, c); \
 }
 
-RGB32_AVX2(rgba, 0, 1, 2)
-RGB32_AVX2(bgra, 2, 1, 0)
-RGB32_AVX2(argb, 1, 2, 3)
-RGB32_AVX2(abgr, 3, 2, 1)
+RGB_AVX2(rgba,  32, 0, 1, 2)
+RGB_AVX2(bgra,  32, 2, 1, 0)
+RGB_AVX2(argb,  32, 1, 2, 3)
+RGB_AVX2(abgr,  32, 3, 2, 1)
+RGB_AVX2(rgb24, 24, 0, 1, 2)
+RGB_AVX2(bgr24, 24, 2, 1, 0)
 #endif
 
 av_cold void ff_toi420dsp_init_x86(ToI420DSPContext *dsp)
@@ -111,6 +120,8 @@ av_cold void ff_toi420dsp_init_x86(ToI420DSPContext *dsp)
         dsp->rgb[TOI420_BGRA] = rgb_bgra_avx2;
         dsp->rgb[TOI420_ARGB] = rgb_argb_avx2;
         dsp->rgb[TOI420_ABGR] = rgb_abgr_avx2;
+        dsp->rgb[TOI420_RGB24] = rgb_rgb24_avx2;
+        dsp->rgb[TOI420_BGR24] = rgb_bgr24_avx2;
     }
 #endif
     (void)cpu_flags;
