@@ -47,3 +47,11 @@ FATE_FFMPEG += $(FATE_TOI420)
 FATE += $(FATE_TOI420_REF-yes)
 fate-toi420: $(FATE_TOI420) $(FATE_TOI420_REF-yes)
 fate-ext: fate-toi420
+
+# checkasm: every toi420 kernel against its C reference, bit for bit
+FATE_TOI420_CHECKASM-$(CONFIG_TOI420_FILTER) += fate-checkasm-vf_toi420
+fate-checkasm-vf_toi420: tests/checkasm/checkasm$(EXESUF)
+fate-checkasm-vf_toi420: CMD = run tests/checkasm/checkasm$(EXESUF) --test=vf_toi420
+fate-checkasm-vf_toi420: CMP = null
+FATE += $(FATE_TOI420_CHECKASM-yes)
+fate-ext: $(FATE_TOI420_CHECKASM-yes)

@@ -1,0 +1,183 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/*
+ * toi420 kernels against the C reference, bit for bit: every width from 1
+ * to 67 and 1920, the last row of an odd height (src1 == src0, y1 == y0),
+ * limited and full range, with guard bytes after every output row.
+ */
+
+#include <string.h>
+
+#include "checkasm.h"
+#include "libavfilter/vf_toi420_init.h"
+#include "libavutil/mem_internal.h"
+
+#define MAX_W   1920
+#define GUARD   64
+#define ROW     (MAX_W + GUARD)
+
+/* four output rows: Y0, Y1, Cb, Cr (or two Cb, Cr for NV) */
+#define OUTPUT_ROWS(name)                                           \
+    LOCAL_ALIGNED_32(uint8_t, name##_buf, [4 * ROW]);               \
+    uint8_t *name[4] = { name##_buf, name##_buf + ROW,              \
+                         name##_buf + 2 * ROW, name##_buf + 3 * ROW }
+
+#define randomize(buf, size)                \
+    do {                                    \
+        for (int j = 0; j < (size); j++)    \
+            (buf)[j] = rnd() & 0xff;        \
+    } while (0)
+
+/* BT.601 and BT.709 coefficients as vf_toi420.c makes them */
+static const ToI420Coeffs coeffs[2] = {
+    { { 8414, 16519, 3208 }, { -4856, -9535, 14392 }, { 14392, -12051, -2341 },
+      (16 << 15) + (1 << 14), (128 << 17) + (1 << 16) },
+    { { 6966, 23436, 2366 }, { -3754, -12630, 16384 }, { 16384, -14881, -1503 },
+      1 << 14, (128 << 17) + (1 << 16) },
+};
+
+static int widths(int i)
+{
+    return i < 67 ? i + 1 : MAX_W;
+}
+
+static void check_rgb(void)
+{
+    static const char *const names[TOI420_NB_RGB] = { "rgba", "bgra", "argb", "abgr", "rgb24", "bgr24" };
+    LOCAL_ALIGNED_32(uint8_t, src0, [MAX_W * 4 + GUARD]);
+    LOCAL_ALIGNED_32(uint8_t, src1, [MAX_W * 4 + GUARD]);
+    OUTPUT_ROWS(ref);
+    OUTPUT_ROWS(new);
+    ToI420DSPContext dsp;
+
+    declare_func(void, uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
+                 const uint8_t *src0, const uint8_t *src1, int width,
+                 const ToI420Coeffs *c);
+
+    ff_toi420dsp_init(&dsp);
+    for (int f = 0; f < TOI420_NB_RGB; f++) {
+        if (!check_func(dsp.rgb[f], "toi420_%s", names[f]))
+            continue;
+        for (int i = 0; i < 68; i++) {
+            const int w = widths(i), last_row = i & 1;
+            const ToI420Coeffs *c = &coeffs[(i >> 1) & 1];
+            const uint8_t *s1 = last_row ? src0 : src1;
+
+            randomize(src0, MAX_W * 4 + GUARD);
+            randomize(src1, MAX_W * 4 + GUARD);
+            memset(ref_buf, 0xaa, 4 * ROW);
+            memset(new_buf, 0xaa, 4 * ROW);
+            /* on the last row of an odd height, y1 == y0 */
+            call_ref(ref[0], last_row ? ref[0] : ref[1], ref[2], ref[3], src0, s1, w, c);
+            call_new(new[0], last_row ? new[0] : new[1], new[2], new[3], src0, s1, w, c);
+            for (int p = 0; p < 4; p++)
+                if (memcmp(ref[p], new[p], ROW))
+                    fail();
+        }
+        bench_new(new[0], new[1], new[2], new[3], src0, src1, MAX_W, &coeffs[0]);
+    }
+    report("rgb");
+}
+
+static void check_planar(void)
+{
+    LOCAL_ALIGNED_32(uint8_t, src0, [MAX_W * 2 + GUARD]);
+    LOCAL_ALIGNED_32(uint8_t, src1, [MAX_W * 2 + GUARD]);
+    OUTPUT_ROWS(ref);
+    OUTPUT_ROWS(new);
+    ToI420DSPContext dsp;
+
+    ff_toi420dsp_init(&dsp);
+    {
+        declare_func(void, uint8_t *dst, const uint8_t *src0, const uint8_t *src1, int width);
+        if (check_func(dsp.chroma_h2v2, "toi420_chroma_h2v2")) {
+            for (int i = 0; i < 68; i++) {
+                const int w = widths(i);
+                randomize(src0, MAX_W * 2 + GUARD);
+                randomize(src1, MAX_W * 2 + GUARD);
+                memset(ref[0], 0xaa, ROW);
+                memset(new[0], 0xaa, ROW);
+                call_ref(ref[0], src0, i & 1 ? src0 : src1, w);
+                call_new(new[0], src0, i & 1 ? src0 : src1, w);
+                if (memcmp(ref[0], new[0], ROW))
+                    fail();
+            }
+            bench_new(new[0], src0, src1, MAX_W);
+        }
+        if (check_func(dsp.chroma_v2, "toi420_chroma_v2")) {
+            for (int i = 0; i < 68; i++) {
+                const int w = widths(i);
+                randomize(src0, MAX_W * 2 + GUARD);
+                randomize(src1, MAX_W * 2 + GUARD);
+                memset(ref[0], 0xaa, ROW);
+                memset(new[0], 0xaa, ROW);
+                call_ref(ref[0], src0, src1, w);
+                call_new(new[0], src0, src1, w);
+                if (memcmp(ref[0], new[0], ROW))
+                    fail();
+            }
+            bench_new(new[0], src0, src1, MAX_W);
+        }
+    }
+    {
+        declare_func(void, uint8_t *u, uint8_t *v, const uint8_t *src, int width);
+        if (check_func(dsp.chroma_nv, "toi420_chroma_nv")) {
+            for (int i = 0; i < 68; i++) {
+                const int w = widths(i);
+                randomize(src0, MAX_W * 2 + GUARD);
+                memset(ref_buf, 0xaa, 2 * ROW);
+                memset(new_buf, 0xaa, 2 * ROW);
+                call_ref(ref[0], ref[1], src0, w);
+                call_new(new[0], new[1], src0, w);
+                if (memcmp(ref_buf, new_buf, 2 * ROW))
+                    fail();
+            }
+            bench_new(new[0], new[1], src0, MAX_W);
+        }
+    }
+    {
+        static const char *const names[2] = { "yuyv", "uyvy" };
+        declare_func(void, uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
+                     const uint8_t *src0, const uint8_t *src1, int width);
+        for (int f = 0; f < 2; f++) {
+            if (!check_func(dsp.packed_yuv[f], "toi420_%s", names[f]))
+                continue;
+            for (int i = 0; i < 68; i++) {
+                const int w = widths(i), last_row = i & 1;
+                randomize(src0, MAX_W * 2 + GUARD);
+                randomize(src1, MAX_W * 2 + GUARD);
+                memset(ref_buf, 0xaa, 4 * ROW);
+                memset(new_buf, 0xaa, 4 * ROW);
+                call_ref(ref[0], last_row ? ref[0] : ref[1], ref[2], ref[3], src0, last_row ? src0 : src1, w);
+                call_new(new[0], last_row ? new[0] : new[1], new[2], new[3], src0, last_row ? src0 : src1, w);
+                for (int p = 0; p < 4; p++)
+                    if (memcmp(ref[p], new[p], ROW))
+                        fail();
+            }
+            bench_new(new[0], new[1], new[2], new[3], src0, src1, MAX_W);
+        }
+    }
+    report("planar_packed");
+}
+
+void checkasm_check_vf_toi420(void)
+{
+    check_rgb();
+    check_planar();
+}
