@@ -30,6 +30,9 @@ shuf_y:  db 0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15
 shuf_uv: db 0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15
 ; 4 packed 24-bit pixels to 4 32-bit ones, the 4th byte 0
 shuf_24: db 0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1
+; 2 pixels to 8 words (SSSE3 kernels), 32-bit and 24-bit
+wide_32: db 0, -1, 1, -1, 2, -1, 3, -1, 4, -1, 5, -1, 6, -1, 7, -1
+wide_24: db 0, -1, 1, -1, 2, -1, -1, -1, 3, -1, 4, -1, 5, -1, -1, -1
 
 SECTION .text
 
@@ -136,6 +139,97 @@ cglobal toi420_%2, 8, 8, 16, y0, y1, u, v, s0, s1, w, c
     jg .loop
     RET
 %endmacro
+
+; The same with 128-bit registers, 8 pixels a round, for SSSE3: no lane
+; crossing, so the results come out in pixel order.
+; load the 2 pixels at byte %3 of row %2 as 8 words into %1
+%macro LOAD2 3
+    movq           %1, [%2 + %3]
+%if BPP == 4
+    pshufb         %1, [wide_32]
+%else
+    pshufb         %1, [wide_24]
+%endif
+%endmacro
+
+; luma of 8 pixels: pixel registers %1-%4, destination %5
+%macro LUMA8 5
+    pmaddwd       m12, %1, m8
+    pmaddwd       m13, %2, m8
+    phaddd        m12, m13
+    pmaddwd       m13, %3, m8
+    pmaddwd       m14, %4, m8
+    phaddd        m13, m14
+    paddd         m12, m11
+    paddd         m13, m11
+    psrad         m12, 15
+    psrad         m13, 15
+    packssdw      m12, m13
+    packuswb      m12, m12
+    movq         [%5], m12
+%endmacro
+
+; Cb or Cr of 4 pixel pairs (in m0, m2): coefficients %1, destination %2
+%macro CHROMA4 2
+    pmaddwd        %2, m0, %1
+    pmaddwd       m14, m2, %1
+    phaddd         %2, m14
+    paddd          %2, [cq + 128]
+    psrad          %2, 17
+%endmacro
+
+%macro RGB_KERNEL_SSE 2 ; bytes per pixel, name
+%assign BPP %1
+cglobal toi420_%2, 8, 8, 16, y0, y1, u, v, s0, s1, w, c
+    mova           m8, [cq]
+    mova           m9, [cq + 32]
+    mova          m10, [cq + 64]
+    mova          m11, [cq + 96]
+    movsxdifnidn   wq, wd
+.loop:
+    LOAD2          m0, s0q, 0
+    LOAD2          m1, s0q, 2 * BPP
+    LOAD2          m2, s0q, 4 * BPP
+    LOAD2          m3, s0q, 6 * BPP
+    LOAD2          m4, s1q, 0
+    LOAD2          m5, s1q, 2 * BPP
+    LOAD2          m6, s1q, 4 * BPP
+    LOAD2          m7, s1q, 6 * BPP
+    LUMA8          m0, m1, m2, m3, y0q
+    LUMA8          m4, m5, m6, m7, y1q
+
+    paddw          m0, m4
+    paddw          m1, m5
+    paddw          m2, m6
+    paddw          m3, m7
+    punpcklqdq     m4, m0, m1
+    punpckhqdq     m0, m1
+    paddw          m0, m4           ; pairs 0 1
+    punpcklqdq     m4, m2, m3
+    punpckhqdq     m2, m3
+    paddw          m2, m4           ; pairs 2 3
+    CHROMA4        m9, m12
+    CHROMA4       m10, m13
+    packssdw      m12, m13
+    packuswb      m12, m12
+    movd         [uq], m12
+    psrlq         m12, 32
+    movd         [vq], m12
+
+    add           y0q, 8
+    add           y1q, 8
+    add            uq, 4
+    add            vq, 4
+    add           s0q, 8 * BPP
+    add           s1q, 8 * BPP
+    sub            wq, 8
+    jg .loop
+    RET
+%endmacro
+
+INIT_XMM ssse3
+RGB_KERNEL_SSE 4, rgb32
+RGB_KERNEL_SSE 3, rgb24
 
 %if HAVE_AVX2_EXTERNAL
 INIT_YMM avx2

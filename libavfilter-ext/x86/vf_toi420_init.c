@@ -22,8 +22,8 @@
  * - the portable C kernels compiled again for AVX2, which the
  *   auto-vectorizer turns into 256-bit code with byte shuffles (the
  *   baseline x86-64 build only has SSE2);
- * - NASM AVX2 kernels (vf_toi420.asm) for 32- and 24-bit RGB, the C kernels
- *   doing the last pixels of a row.
+ * - NASM SSSE3 and AVX2 kernels (vf_toi420.asm) for 32- and 24-bit RGB, the
+ *   C kernels doing the last pixels of a row.
  */
 
 #include "config.h"
@@ -48,21 +48,23 @@
 #pragma GCC pop_options
 #endif
 
-#if HAVE_AVX2_EXTERNAL
-/* the coefficients the way the kernel wants them: one 16-bit coefficient
+#if HAVE_X86ASM
+/* the coefficients the way the kernels want them: one 16-bit coefficient
  * per byte of a 4-byte pixel, repeated over a register */
 typedef struct RGB32Coeffs {
     int16_t y[16], u[16], v[16];
     int32_t y_add[8], c_add[8];
 } RGB32Coeffs;
 
-void ff_toi420_rgb32_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
-                          const uint8_t *src0, const uint8_t *src1,
-                          int width, const RGB32Coeffs *coeffs);
-/* reads 4 bytes past the last of its width pixels */
-void ff_toi420_rgb24_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
-                          const uint8_t *src0, const uint8_t *src1,
-                          int width, const RGB32Coeffs *coeffs);
+#define RGB_PROTO(bits, isa)                                                    \
+void ff_toi420_rgb##bits##_##isa(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v, \
+                                 const uint8_t *src0, const uint8_t *src1,      \
+                                 int width, const RGB32Coeffs *coeffs);
+/* the 24-bit kernels read up to 4 bytes past the last of their pixels */
+RGB_PROTO(32, ssse3)
+RGB_PROTO(24, ssse3)
+RGB_PROTO(32, avx2)
+RGB_PROTO(24, avx2)
 
 static void rgb32_coeffs(RGB32Coeffs *k, const ToI420Coeffs *c, int ro, int go, int bo)
 {
@@ -82,28 +84,44 @@ static void rgb32_coeffs(RGB32Coeffs *k, const ToI420Coeffs *c, int ro, int go, 
 /* The kernels take multiples of 16 pixels; the C kernel does the rest.
  * 24-bit: keep 2 pixels (6 bytes) for C, so that the kernel's 4-byte
  * overread stays inside the row. */
-#define RGB_AVX2(name, bits, ro, go, bo)                                         \
-static void rgb_##name##_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v, \
-                              const uint8_t *src0, const uint8_t *src1,         \
-                              int width, const ToI420Coeffs *c)                 \
+#define RGB_ASM(name, bits, ro, go, bo, isa)                                     \
+static void rgb_##name##_##isa(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v, \
+                               const uint8_t *src0, const uint8_t *src1,        \
+                               int width, const ToI420Coeffs *c)                \
 {                                                                               \
     const int n = (bits == 24 ? FFMAX(width - 2, 0) : width) & ~15;             \
     if (n) {                                                                    \
         DECLARE_ALIGNED(32, RGB32Coeffs, k);                                    \
         rgb32_coeffs(&k, c, ro, go, bo);                                        \
-        ff_toi420_rgb##bits##_avx2(y0, y1, u, v, src0, src1, n, &k);            \
+        ff_toi420_rgb##bits##_##isa(y0, y1, u, v, src0, src1, n, &k);          \
     }                                                                           \
     if (width > n)                                                              \
         rgb_##name##_c(y0 + n, y1 + n, u + n / 2, v + n / 2,                    \
                        src0 + bits / 8 * n, src1 + bits / 8 * n, width - n, c); \
 }
 
-RGB_AVX2(rgba,  32, 0, 1, 2)
-RGB_AVX2(bgra,  32, 2, 1, 0)
-RGB_AVX2(argb,  32, 1, 2, 3)
-RGB_AVX2(abgr,  32, 3, 2, 1)
-RGB_AVX2(rgb24, 24, 0, 1, 2)
-RGB_AVX2(bgr24, 24, 2, 1, 0)
+#define RGB_ASM_ALL(isa)                  \
+    RGB_ASM(rgba,  32, 0, 1, 2, isa)      \
+    RGB_ASM(bgra,  32, 2, 1, 0, isa)      \
+    RGB_ASM(argb,  32, 1, 2, 3, isa)      \
+    RGB_ASM(abgr,  32, 3, 2, 1, isa)      \
+    RGB_ASM(rgb24, 24, 0, 1, 2, isa)      \
+    RGB_ASM(bgr24, 24, 2, 1, 0, isa)
+
+RGB_ASM_ALL(ssse3)
+#if HAVE_AVX2_EXTERNAL
+RGB_ASM_ALL(avx2)
+#endif
+
+#define SET_RGB(isa)                                \
+    do {                                            \
+        dsp->rgb[TOI420_RGBA]  = rgb_rgba_##isa;    \
+        dsp->rgb[TOI420_BGRA]  = rgb_bgra_##isa;    \
+        dsp->rgb[TOI420_ARGB]  = rgb_argb_##isa;    \
+        dsp->rgb[TOI420_ABGR]  = rgb_abgr_##isa;    \
+        dsp->rgb[TOI420_RGB24] = rgb_rgb24_##isa;   \
+        dsp->rgb[TOI420_BGR24] = rgb_bgr24_##isa;   \
+    } while (0)
 #endif
 
 av_cold void ff_toi420dsp_init_x86(ToI420DSPContext *dsp)
@@ -114,15 +132,13 @@ av_cold void ff_toi420dsp_init_x86(ToI420DSPContext *dsp)
     if (X86_AVX2(cpu_flags))
         toi420dsp_init_x86_c(dsp);
 #endif
+#if HAVE_X86ASM
+    if (EXTERNAL_SSSE3(cpu_flags))
+        SET_RGB(ssse3);
+#endif
 #if HAVE_AVX2_EXTERNAL
-    if (EXTERNAL_AVX2_FAST(cpu_flags)) {
-        dsp->rgb[TOI420_RGBA] = rgb_rgba_avx2;
-        dsp->rgb[TOI420_BGRA] = rgb_bgra_avx2;
-        dsp->rgb[TOI420_ARGB] = rgb_argb_avx2;
-        dsp->rgb[TOI420_ABGR] = rgb_abgr_avx2;
-        dsp->rgb[TOI420_RGB24] = rgb_rgb24_avx2;
-        dsp->rgb[TOI420_BGR24] = rgb_bgr24_avx2;
-    }
+    if (EXTERNAL_AVX2_FAST(cpu_flags))
+        SET_RGB(avx2);
 #endif
     (void)cpu_flags;
 }

@@ -97,7 +97,7 @@ static int run_libyuv(enum AVPixelFormat fmt, const AVFrame *in, uint8_t *const 
 #undef D
 }
 
-static AVFilterGraph *make_graph(enum AVPixelFormat fmt, int w, int h,
+static AVFilterGraph *make_graph(enum AVPixelFormat fmt, int w, int h, int threads,
                                  AVFilterContext **src, AVFilterContext **sink)
 {
     AVFilterGraph *g = avfilter_graph_alloc();
@@ -106,7 +106,7 @@ static AVFilterGraph *make_graph(enum AVPixelFormat fmt, int w, int h,
 
     if (!g)
         return NULL;
-    g->nb_threads = 1;
+    g->nb_threads = threads;
     snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=%d:time_base=1/25", w, h, fmt);
     if (avfilter_graph_create_filter(src, avfilter_get_by_name("buffer"), "in", args, NULL, g) < 0 ||
         avfilter_graph_create_filter(&f, avfilter_get_by_name("toi420"), "toi420", NULL, NULL, g) < 0 ||
@@ -148,7 +148,7 @@ static int bench_one(const Bench *b, int w, int h, int runs, int cold)
     dst[2] = dst[1] + dls[1] * ((h + 1) / 2);
     cpy = av_malloc(in_bytes * 2 + 64);
     sws = sws_getContext(w, h, b->fmt, w, h, AV_PIX_FMT_YUV420P, SWS_BICUBIC, NULL, NULL, NULL);
-    g = make_graph(b->fmt, w, h, &src, &sink);
+    g = make_graph(b->fmt, w, h, 1, &src, &sink);
     if (!dst[0] || !cpy || !sws || !g) {
         fprintf(stderr, "setup failed for %s\n", av_get_pix_fmt_name(b->fmt));
         return AVERROR(EINVAL);
@@ -204,11 +204,61 @@ static int bench_one(const Bench *b, int w, int h, int runs, int cold)
     return 0;
 }
 
+/* slice threading: median us per 1080p frame with 1 and 2 filter threads */
+static int bench_threads(enum AVPixelFormat fmt, int runs)
+{
+    double t[2][MAX_RUNS];
+    AVFrame *in = av_frame_alloc(), *out = av_frame_alloc();
+
+    in->format = fmt;
+    in->width  = 1920;
+    in->height = 1080;
+    if (av_frame_get_buffer(in, 64) < 0)
+        return AVERROR(ENOMEM);
+    for (int p = 0; p < 4 && in->buf[p]; p++)
+        memset(in->buf[p]->data, 0x55 + p, in->buf[p]->size);
+    for (int k = 0; k < 2; k++) {
+        AVFilterContext *src, *sink;
+        AVFilterGraph *g = make_graph(fmt, 1920, 1080, k + 1, &src, &sink);
+        if (!g)
+            return AVERROR(EINVAL);
+        for (int r = -2; r < runs; r++) {
+            double t0 = now_us();
+            if (av_buffersrc_add_frame_flags(src, in, AV_BUFFERSRC_FLAG_KEEP_REF) < 0 ||
+                av_buffersink_get_frame(sink, out) < 0)
+                return AVERROR_BUG;
+            av_frame_unref(out);
+            if (r >= 0)
+                t[k][r] = now_us() - t0;
+        }
+        avfilter_graph_free(&g);
+    }
+    {
+        double a = median(t[0], runs), b = median(t[1], runs);
+        printf("| %-8s | %8.1f | %8.1f | %5.2fx |\n", av_get_pix_fmt_name(fmt), a, b, a / b);
+    }
+    av_frame_free(&in);
+    av_frame_free(&out);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int runs = argc > 1 ? atoi(argv[1]) : 31;
     int cold = argc > 2 && !strcmp(argv[2], "cold");
     static const int sizes[][2] = { { 640, 480 }, { 1920, 1080 } };
+
+    if (argc > 2 && !strcmp(argv[2], "threads")) {
+        static const enum AVPixelFormat fmts[] = { AV_PIX_FMT_RGBA, AV_PIX_FMT_RGB24,
+            AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUYV422, AV_PIX_FMT_NV12 };
+        runs = FFMAX(1, FFMIN(runs, MAX_RUNS));
+        printf("toi420 slice threading, 1920x1080, median of %d runs, us per frame\n\n", runs);
+        printf("| input    | 1 thread | 2 threads | speed-up |\n|---|--:|--:|--:|\n");
+        for (int i = 0; i < FF_ARRAY_ELEMS(fmts); i++)
+            if (bench_threads(fmts[i], runs) < 0)
+                return 1;
+        return 0;
+    }
 
     runs = FFMAX(1, FFMIN(runs, MAX_RUNS));
     printf("toi420 benchmark: median of %d runs, single thread, %s cache, us per frame\n\n",
