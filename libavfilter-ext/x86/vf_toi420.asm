@@ -30,6 +30,10 @@ shuf_y:  db 0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15
 shuf_uv: db 0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15
 ; 4 packed 24-bit pixels to 4 32-bit ones, the 4th byte 0
 shuf_24: db 0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1
+; deinterleave the bytes of each 128-bit lane: even ones first
+shuf_nv: db 0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15
+pb_1:    times 32 db 1
+pw_2:    times 16 dw 2
 ; 2 pixels to 8 words (SSSE3 kernels), 32-bit and 24-bit
 wide_32: db 0, -1, 1, -1, 2, -1, 3, -1, 4, -1, 5, -1, 6, -1, 7, -1
 wide_24: db 0, -1, 1, -1, 2, -1, -1, -1, 3, -1, 4, -1, 5, -1, -1, -1
@@ -235,4 +239,75 @@ RGB_KERNEL_SSE 3, rgb24
 INIT_YMM avx2
 RGB_KERNEL 4, rgb32
 RGB_KERNEL 3, rgb24
+
+; void ff_toi420_chroma_h2v2_avx2(uint8_t *dst, const uint8_t *src0,
+;                                 const uint8_t *src1, int n)
+; n outputs, a multiple of 32: (a + b + c + d + 2) >> 2 of each 2x2 block
+cglobal toi420_chroma_h2v2, 4, 4, 6, dst, s0, s1, n
+    movu           m4, [pb_1]
+    movu           m5, [pw_2]
+    movsxdifnidn   nq, nd
+.loop:
+    movu           m0, [s0q]
+    movu           m1, [s0q + 32]
+    movu           m2, [s1q]
+    movu           m3, [s1q + 32]
+    pmaddubsw      m0, m4           ; pixels unsigned, times 1, pairs summed
+    pmaddubsw      m1, m4
+    pmaddubsw      m2, m4
+    pmaddubsw      m3, m4
+    paddw          m0, m2
+    paddw          m1, m3
+    paddw          m0, m5
+    paddw          m1, m5
+    psrlw          m0, 2
+    psrlw          m1, 2
+    packuswb       m0, m1
+    vpermq         m0, m0, q3120
+    movu       [dstq], m0
+    add          dstq, 32
+    add           s0q, 64
+    add           s1q, 64
+    sub            nq, 32
+    jg .loop
+    RET
+
+; void ff_toi420_chroma_v2_avx2(uint8_t *dst, const uint8_t *src0,
+;                               const uint8_t *src1, int n)
+; n outputs, a multiple of 32: (a + b + 1) >> 1, which is pavgb
+cglobal toi420_chroma_v2, 4, 4, 1, dst, s0, s1, n
+    movsxdifnidn   nq, nd
+.loop:
+    movu           m0, [s0q]
+    pavgb          m0, [s1q]
+    movu       [dstq], m0
+    add          dstq, 32
+    add           s0q, 32
+    add           s1q, 32
+    sub            nq, 32
+    jg .loop
+    RET
+
+; void ff_toi420_chroma_nv_avx2(uint8_t *u, uint8_t *v, const uint8_t *src, int n)
+; n outputs of each plane, a multiple of 32
+cglobal toi420_chroma_nv, 4, 4, 4, u, v, src, n
+    movsxdifnidn   nq, nd
+    VBROADCASTI128 m2, [shuf_nv]
+.loop:
+    movu           m0, [srcq]
+    movu           m1, [srcq + 32]
+    pshufb         m0, m2
+    pshufb         m1, m2
+    vpermq         m0, m0, q3120    ; u 0-15 | v 0-15
+    vpermq         m1, m1, q3120    ; u 16-31 | v 16-31
+    vperm2i128     m3, m0, m1, 0x20
+    movu         [uq], m3
+    vperm2i128     m0, m0, m1, 0x31
+    movu         [vq], m0
+    add            uq, 32
+    add            vq, 32
+    add          srcq, 64
+    sub            nq, 32
+    jg .loop
+    RET
 %endif

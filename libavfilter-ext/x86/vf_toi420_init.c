@@ -113,6 +113,42 @@ RGB_ASM_ALL(ssse3)
 RGB_ASM_ALL(avx2)
 #endif
 
+#if HAVE_AVX2_EXTERNAL
+void ff_toi420_chroma_h2v2_avx2(uint8_t *dst, const uint8_t *src0, const uint8_t *src1, int n);
+void ff_toi420_chroma_v2_avx2(uint8_t *dst, const uint8_t *src0, const uint8_t *src1, int n);
+void ff_toi420_chroma_nv_avx2(uint8_t *u, uint8_t *v, const uint8_t *src, int n);
+
+/* the kernels make multiples of 32 chroma samples; C does the rest */
+static void chroma_h2v2_avx2(uint8_t *dst, const uint8_t *src0,
+                             const uint8_t *src1, int width)
+{
+    const int n = (width >> 1) & ~31;
+    if (n)
+        ff_toi420_chroma_h2v2_avx2(dst, src0, src1, n);
+    if (width > 2 * n)
+        chroma_h2v2_c(dst + n, src0 + 2 * n, src1 + 2 * n, width - 2 * n);
+}
+
+static void chroma_v2_avx2(uint8_t *dst, const uint8_t *src0,
+                           const uint8_t *src1, int width)
+{
+    const int n = ((width + 1) >> 1) & ~31;
+    if (n)
+        ff_toi420_chroma_v2_avx2(dst, src0, src1, n);
+    if (width > 2 * n)
+        chroma_v2_c(dst + n, src0 + n, src1 + n, width - 2 * n);
+}
+
+static void chroma_nv_avx2(uint8_t *u, uint8_t *v, const uint8_t *src, int width)
+{
+    const int n = ((width + 1) >> 1) & ~31;
+    if (n)
+        ff_toi420_chroma_nv_avx2(u, v, src, n);
+    if (width > 2 * n)
+        chroma_nv_c(u + n, v + n, src + 2 * n, width - 2 * n);
+}
+#endif
+
 #define SET_RGB(isa)                                \
     do {                                            \
         dsp->rgb[TOI420_RGBA]  = rgb_rgba_##isa;    \
@@ -137,8 +173,12 @@ av_cold void ff_toi420dsp_init_x86(ToI420DSPContext *dsp)
         SET_RGB(ssse3);
 #endif
 #if HAVE_AVX2_EXTERNAL
-    if (EXTERNAL_AVX2_FAST(cpu_flags))
+    if (EXTERNAL_AVX2_FAST(cpu_flags)) {
         SET_RGB(avx2);
+        dsp->chroma_h2v2 = chroma_h2v2_avx2;
+        dsp->chroma_v2   = chroma_v2_avx2;
+        dsp->chroma_nv   = chroma_nv_avx2;
+    }
 #endif
     (void)cpu_flags;
 }
