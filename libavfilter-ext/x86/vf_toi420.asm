@@ -32,6 +32,8 @@ shuf_uv: db 0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15
 shuf_24: db 0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1
 ; deinterleave the bytes of each 128-bit lane: even ones first
 shuf_nv: db 0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15
+; the same with the odd bytes first (UYVY: luma at odd bytes)
+shuf_odd: db 1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6, 8, 10, 12, 14
 pb_1:    times 32 db 1
 pw_2:    times 16 dw 2
 ; 2 pixels to 8 words (SSSE3 kernels), 32-bit and 24-bit
@@ -287,6 +289,52 @@ cglobal toi420_chroma_v2, 4, 4, 1, dst, s0, s1, n
     sub            nq, 32
     jg .loop
     RET
+
+; void ff_toi420_yuyv_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
+;                          const uint8_t *src0, const uint8_t *src1, int n)
+; n pixels, a multiple of 32; luma copied, chroma (a + b + 1) >> 1 = pavgb
+; of the two rows. %1: name, %2: the shuffle that puts luma first in a lane
+%macro PACKED_YUV 2
+cglobal toi420_%1, 7, 7, 8, y0, y1, u, v, s0, s1, n
+    movsxdifnidn   nq, nd
+    VBROADCASTI128 m6, [%2]
+    VBROADCASTI128 m7, [shuf_nv]
+.loop:
+    movu           m0, [s0q]
+    movu           m1, [s0q + 32]
+    movu           m2, [s1q]
+    movu           m3, [s1q + 32]
+    pshufb         m0, m6           ; Y x8 | CbCr x4 per lane
+    pshufb         m1, m6
+    pshufb         m2, m6
+    pshufb         m3, m6
+    vpermq         m0, m0, q3120    ; Y 0-15 | CbCr 0-7
+    vpermq         m1, m1, q3120    ; Y 16-31 | CbCr 8-15
+    vpermq         m2, m2, q3120
+    vpermq         m3, m3, q3120
+    vperm2i128     m4, m0, m1, 0x20
+    movu        [y0q], m4
+    vperm2i128     m4, m2, m3, 0x20
+    movu        [y1q], m4
+    vperm2i128     m0, m0, m1, 0x31 ; CbCr 0-15, row 0
+    vperm2i128     m2, m2, m3, 0x31 ; CbCr 0-15, row 1
+    pavgb          m0, m2
+    pshufb         m0, m7           ; Cb x8 | Cr x8 per lane
+    vpermq         m0, m0, q3120    ; Cb 0-15 | Cr 0-15
+    movu         [uq], xm0
+    vextracti128 [vq], m0, 1
+    add           y0q, 32
+    add           y1q, 32
+    add            uq, 16
+    add            vq, 16
+    add           s0q, 64
+    add           s1q, 64
+    sub            nq, 32
+    jg .loop
+    RET
+%endmacro
+PACKED_YUV yuyv, shuf_nv
+PACKED_YUV uyvy, shuf_odd
 
 ; void ff_toi420_chroma_nv_avx2(uint8_t *u, uint8_t *v, const uint8_t *src, int n)
 ; n outputs of each plane, a multiple of 32

@@ -117,6 +117,24 @@ RGB_ASM_ALL(avx2)
 void ff_toi420_chroma_h2v2_avx2(uint8_t *dst, const uint8_t *src0, const uint8_t *src1, int n);
 void ff_toi420_chroma_v2_avx2(uint8_t *dst, const uint8_t *src0, const uint8_t *src1, int n);
 void ff_toi420_chroma_nv_avx2(uint8_t *u, uint8_t *v, const uint8_t *src, int n);
+void ff_toi420_yuyv_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
+                         const uint8_t *src0, const uint8_t *src1, int n);
+void ff_toi420_uyvy_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
+                         const uint8_t *src0, const uint8_t *src1, int n);
+
+#define PACKED_YUV_AVX2(name)                                                    \
+static void name##_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,      \
+                        const uint8_t *src0, const uint8_t *src1, int width)    \
+{                                                                               \
+    const int n = width & ~31;                                                  \
+    if (n)                                                                      \
+        ff_toi420_##name##_avx2(y0, y1, u, v, src0, src1, n);                   \
+    if (width > n)                                                              \
+        name##_c(y0 + n, y1 + n, u + n / 2, v + n / 2,                          \
+                 src0 + 2 * n, src1 + 2 * n, width - n);                        \
+}
+PACKED_YUV_AVX2(yuyv)
+PACKED_YUV_AVX2(uyvy)
 
 /* the kernels make multiples of 32 chroma samples; C does the rest */
 static void chroma_h2v2_avx2(uint8_t *dst, const uint8_t *src0,
@@ -178,6 +196,8 @@ av_cold void ff_toi420dsp_init_x86(ToI420DSPContext *dsp)
         dsp->chroma_h2v2 = chroma_h2v2_avx2;
         dsp->chroma_v2   = chroma_v2_avx2;
         dsp->chroma_nv   = chroma_nv_avx2;
+        dsp->packed_yuv[0] = yuyv_avx2;
+        dsp->packed_yuv[1] = uyvy_avx2;
     }
 #endif
     (void)cpu_flags;
