@@ -237,6 +237,107 @@ INIT_XMM ssse3
 RGB_KERNEL_SSE 4, rgb32
 RGB_KERNEL_SSE 3, rgb24
 
+; SSE2/SSSE3 versions of the planar and packed-YUV kernels below, 16
+; outputs a round, same contracts (n a multiple of 32)
+cglobal toi420_chroma_h2v2, 4, 4, 6, dst, s0, s1, n
+    mova           m4, [pb_1]
+    mova           m5, [pw_2]
+    movsxdifnidn   nq, nd
+.loop:
+    movu           m0, [s0q]
+    movu           m1, [s0q + 16]
+    movu           m2, [s1q]
+    movu           m3, [s1q + 16]
+    pmaddubsw      m0, m4
+    pmaddubsw      m1, m4
+    pmaddubsw      m2, m4
+    pmaddubsw      m3, m4
+    paddw          m0, m2
+    paddw          m1, m3
+    paddw          m0, m5
+    paddw          m1, m5
+    psrlw          m0, 2
+    psrlw          m1, 2
+    packuswb       m0, m1
+    movu       [dstq], m0
+    add          dstq, 16
+    add           s0q, 32
+    add           s1q, 32
+    sub            nq, 16
+    jg .loop
+    RET
+
+cglobal toi420_chroma_nv, 4, 4, 3, u, v, src, n
+    movsxdifnidn   nq, nd
+    mova           m2, [shuf_nv]
+.loop:
+    movu           m0, [srcq]
+    movu           m1, [srcq + 16]
+    pshufb         m0, m2           ; u 0-7 | v 0-7
+    pshufb         m1, m2           ; u 8-15 | v 8-15
+    punpckhqdq     m3, m0, m1
+    punpcklqdq     m0, m1
+    movu         [uq], m0
+    movu         [vq], m3
+    add            uq, 16
+    add            vq, 16
+    add          srcq, 32
+    sub            nq, 16
+    jg .loop
+    RET
+
+%macro PACKED_YUV_SSE 2
+cglobal toi420_%1, 7, 7, 8, y0, y1, u, v, s0, s1, n
+    movsxdifnidn   nq, nd
+    mova           m6, [%2]
+    mova           m7, [shuf_nv]
+.loop:
+    movu           m0, [s0q]
+    movu           m1, [s0q + 16]
+    movu           m2, [s1q]
+    movu           m3, [s1q + 16]
+    pshufb         m0, m6           ; Y 0-7 | CbCr 0-3
+    pshufb         m1, m6
+    pshufb         m2, m6
+    pshufb         m3, m6
+    punpcklqdq     m4, m0, m1
+    movu        [y0q], m4
+    punpcklqdq     m4, m2, m3
+    movu        [y1q], m4
+    punpckhqdq     m0, m1           ; CbCr 0-7, row 0
+    punpckhqdq     m2, m3
+    pavgb          m0, m2
+    pshufb         m0, m7           ; Cb 0-7 | Cr 0-7
+    movq         [uq], m0
+    movhps       [vq], m0
+    add           y0q, 16
+    add           y1q, 16
+    add            uq, 8
+    add            vq, 8
+    add           s0q, 32
+    add           s1q, 32
+    sub            nq, 16
+    jg .loop
+    RET
+%endmacro
+PACKED_YUV_SSE yuyv, shuf_nv
+PACKED_YUV_SSE uyvy, shuf_odd
+
+INIT_XMM sse2
+cglobal toi420_chroma_v2, 4, 4, 2, dst, s0, s1, n
+    movsxdifnidn   nq, nd
+.loop:
+    movu           m0, [s0q]
+    movu           m1, [s1q]
+    pavgb          m0, m1
+    movu       [dstq], m0
+    add          dstq, 16
+    add           s0q, 16
+    add           s1q, 16
+    sub            nq, 16
+    jg .loop
+    RET
+
 %if HAVE_AVX2_EXTERNAL
 INIT_YMM avx2
 RGB_KERNEL 4, rgb32

@@ -22,8 +22,8 @@
  * - the portable C kernels compiled again for AVX2, which the
  *   auto-vectorizer turns into 256-bit code with byte shuffles (the
  *   baseline x86-64 build only has SSE2);
- * - NASM SSSE3 and AVX2 kernels (vf_toi420.asm) for 32- and 24-bit RGB, the
- *   C kernels doing the last pixels of a row.
+ * - NASM SSE2/SSSE3 and AVX2 kernels (vf_toi420.asm) for every conversion
+ *   but gray, the C kernels doing the last pixels of a row.
  */
 
 #include "config.h"
@@ -113,59 +113,79 @@ RGB_ASM_ALL(ssse3)
 RGB_ASM_ALL(avx2)
 #endif
 
-#if HAVE_AVX2_EXTERNAL
-void ff_toi420_chroma_h2v2_avx2(uint8_t *dst, const uint8_t *src0, const uint8_t *src1, int n);
+/* The planar and packed-YUV kernels make multiples of 32 chroma samples
+ * (32 pixels for YUYV/UYVY); C does the rest. */
+#define PLANAR_PROTOS(isa)                                                         \
+void ff_toi420_chroma_h2v2_##isa(uint8_t *dst, const uint8_t *src0,               \
+                                 const uint8_t *src1, int n);                      \
+void ff_toi420_chroma_nv_##isa(uint8_t *u, uint8_t *v, const uint8_t *src, int n); \
+void ff_toi420_yuyv_##isa(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,        \
+                          const uint8_t *src0, const uint8_t *src1, int n);        \
+void ff_toi420_uyvy_##isa(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,        \
+                          const uint8_t *src0, const uint8_t *src1, int n);
+void ff_toi420_chroma_v2_sse2(uint8_t *dst, const uint8_t *src0, const uint8_t *src1, int n);
 void ff_toi420_chroma_v2_avx2(uint8_t *dst, const uint8_t *src0, const uint8_t *src1, int n);
-void ff_toi420_chroma_nv_avx2(uint8_t *u, uint8_t *v, const uint8_t *src, int n);
-void ff_toi420_yuyv_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
-                         const uint8_t *src0, const uint8_t *src1, int n);
-void ff_toi420_uyvy_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
-                         const uint8_t *src0, const uint8_t *src1, int n);
 
-#define PACKED_YUV_AVX2(name)                                                    \
-static void name##_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,      \
-                        const uint8_t *src0, const uint8_t *src1, int width)    \
-{                                                                               \
-    const int n = width & ~31;                                                  \
-    if (n)                                                                      \
-        ff_toi420_##name##_avx2(y0, y1, u, v, src0, src1, n);                   \
-    if (width > n)                                                              \
-        name##_c(y0 + n, y1 + n, u + n / 2, v + n / 2,                          \
-                 src0 + 2 * n, src1 + 2 * n, width - n);                        \
-}
-PACKED_YUV_AVX2(yuyv)
-PACKED_YUV_AVX2(uyvy)
+#define PLANAR_WRAPPERS(isa)                                                       \
+static void chroma_h2v2_##isa(uint8_t *dst, const uint8_t *src0,                  \
+                              const uint8_t *src1, int width)                     \
+{                                                                                 \
+    const int n = (width >> 1) & ~31;                                             \
+    if (n)                                                                        \
+        ff_toi420_chroma_h2v2_##isa(dst, src0, src1, n);                          \
+    if (width > 2 * n)                                                            \
+        chroma_h2v2_c(dst + n, src0 + 2 * n, src1 + 2 * n, width - 2 * n);        \
+}                                                                                 \
+static void chroma_nv_##isa(uint8_t *u, uint8_t *v, const uint8_t *src, int width) \
+{                                                                                 \
+    const int n = ((width + 1) >> 1) & ~31;                                       \
+    if (n)                                                                        \
+        ff_toi420_chroma_nv_##isa(u, v, src, n);                                  \
+    if (width > 2 * n)                                                            \
+        chroma_nv_c(u + n, v + n, src + 2 * n, width - 2 * n);                    \
+}                                                                                 \
+PACKED_YUV_WRAPPER(yuyv, isa)                                                     \
+PACKED_YUV_WRAPPER(uyvy, isa)
 
-/* the kernels make multiples of 32 chroma samples; C does the rest */
-static void chroma_h2v2_avx2(uint8_t *dst, const uint8_t *src0,
-                             const uint8_t *src1, int width)
-{
-    const int n = (width >> 1) & ~31;
-    if (n)
-        ff_toi420_chroma_h2v2_avx2(dst, src0, src1, n);
-    if (width > 2 * n)
-        chroma_h2v2_c(dst + n, src0 + 2 * n, src1 + 2 * n, width - 2 * n);
-}
-
-static void chroma_v2_avx2(uint8_t *dst, const uint8_t *src0,
-                           const uint8_t *src1, int width)
-{
-    const int n = ((width + 1) >> 1) & ~31;
-    if (n)
-        ff_toi420_chroma_v2_avx2(dst, src0, src1, n);
-    if (width > 2 * n)
-        chroma_v2_c(dst + n, src0 + n, src1 + n, width - 2 * n);
+#define PACKED_YUV_WRAPPER(name, isa)                                              \
+static void name##_##isa(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,        \
+                         const uint8_t *src0, const uint8_t *src1, int width)     \
+{                                                                                 \
+    const int n = width & ~31;                                                    \
+    if (n)                                                                        \
+        ff_toi420_##name##_##isa(y0, y1, u, v, src0, src1, n);                    \
+    if (width > n)                                                                \
+        name##_c(y0 + n, y1 + n, u + n / 2, v + n / 2,                            \
+                 src0 + 2 * n, src1 + 2 * n, width - n);                          \
 }
 
-static void chroma_nv_avx2(uint8_t *u, uint8_t *v, const uint8_t *src, int width)
-{
-    const int n = ((width + 1) >> 1) & ~31;
-    if (n)
-        ff_toi420_chroma_nv_avx2(u, v, src, n);
-    if (width > 2 * n)
-        chroma_nv_c(u + n, v + n, src + 2 * n, width - 2 * n);
+#define CHROMA_V2_WRAPPER(isa)                                                     \
+static void chroma_v2_##isa(uint8_t *dst, const uint8_t *src0,                    \
+                            const uint8_t *src1, int width)                       \
+{                                                                                 \
+    const int n = ((width + 1) >> 1) & ~31;                                       \
+    if (n)                                                                        \
+        ff_toi420_chroma_v2_##isa(dst, src0, src1, n);                            \
+    if (width > 2 * n)                                                            \
+        chroma_v2_c(dst + n, src0 + n, src1 + n, width - 2 * n);                  \
 }
+
+PLANAR_PROTOS(ssse3)
+PLANAR_WRAPPERS(ssse3)
+CHROMA_V2_WRAPPER(sse2)
+#if HAVE_AVX2_EXTERNAL
+PLANAR_PROTOS(avx2)
+PLANAR_WRAPPERS(avx2)
+CHROMA_V2_WRAPPER(avx2)
 #endif
+
+#define SET_PLANAR(isa)                                 \
+    do {                                                \
+        dsp->chroma_h2v2   = chroma_h2v2_##isa;         \
+        dsp->chroma_nv     = chroma_nv_##isa;           \
+        dsp->packed_yuv[0] = yuyv_##isa;                \
+        dsp->packed_yuv[1] = uyvy_##isa;                \
+    } while (0)
 
 #define SET_RGB(isa)                                \
     do {                                            \
@@ -187,17 +207,18 @@ av_cold void ff_toi420dsp_init_x86(ToI420DSPContext *dsp)
         toi420dsp_init_x86_c(dsp);
 #endif
 #if HAVE_X86ASM
-    if (EXTERNAL_SSSE3(cpu_flags))
+    if (EXTERNAL_SSE2(cpu_flags))
+        dsp->chroma_v2 = chroma_v2_sse2;
+    if (EXTERNAL_SSSE3(cpu_flags)) {
         SET_RGB(ssse3);
+        SET_PLANAR(ssse3);
+    }
 #endif
 #if HAVE_AVX2_EXTERNAL
     if (EXTERNAL_AVX2_FAST(cpu_flags)) {
         SET_RGB(avx2);
-        dsp->chroma_h2v2 = chroma_h2v2_avx2;
-        dsp->chroma_v2   = chroma_v2_avx2;
-        dsp->chroma_nv   = chroma_nv_avx2;
-        dsp->packed_yuv[0] = yuyv_avx2;
-        dsp->packed_yuv[1] = uyvy_avx2;
+        SET_PLANAR(avx2);
+        dsp->chroma_v2 = chroma_v2_avx2;
     }
 #endif
     (void)cpu_flags;
