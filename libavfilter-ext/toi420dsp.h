@@ -21,6 +21,8 @@
 
 #include <stdint.h>
 
+#include "libavutil/mem_internal.h"
+
 /**
  * Packed RGB layouts, in the order of ToI420DSPContext.rgb[].
  */
@@ -47,12 +49,26 @@ enum ToI420RGBLayout {
  * y_add = (16 << 15) + (1 << 14) for tv range, 1 << 14 for pc range;
  * c_add = (128 << 17) + (1 << 16).
  */
+/**
+ * The same coefficients for the bytes of a 4-byte pixel of one layout (0 for
+ * the byte that is not R, G or B; 24-bit pixels are widened to 4 bytes),
+ * repeated over 256 bits, with the offsets repeated too: what the SIMD
+ * kernels multiply the pixels with.
+ */
+typedef struct ToI420PixelCoeffs {
+    DECLARE_ALIGNED(32, int16_t, y)[16];
+    int16_t u[16], v[16];
+    int32_t y_add[8], c_add[8];
+} ToI420PixelCoeffs;
+
 typedef struct ToI420Coeffs {
     int16_t y[3];
     int16_t u[3];
     int16_t v[3];
     int32_t y_add;
     int32_t c_add;
+    /** filled from the above by ff_toi420_coeffs_layouts(), once per change */
+    ToI420PixelCoeffs layout[TOI420_NB_RGB];
 } ToI420Coeffs;
 
 /**

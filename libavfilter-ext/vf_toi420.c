@@ -191,6 +191,7 @@ static void make_coeffs(ToI420Coeffs *c, int matrix, int range)
 
     c->y_add = (range == AVCOL_RANGE_JPEG ? 0 : 16 << 15) + (1 << 14);
     c->c_add = (128 << 17) + (1 << 16);
+    ff_toi420_coeffs_layouts(c);
 }
 
 static AVBufferRef *pool_alloc(void *opaque, size_t size)

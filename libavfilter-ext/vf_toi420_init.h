@@ -32,6 +32,32 @@
 #include "libavutil/common.h"
 #include "toi420dsp.h"
 
+/* Fill c->layout[] from c->y/u/v and the offsets. */
+static av_unused void ff_toi420_coeffs_layouts(ToI420Coeffs *c)
+{
+    /* byte offsets of R, G and B in each layout, 24-bit ones widened */
+    static const uint8_t pos[TOI420_NB_RGB][3] = {
+        { 0, 1, 2 }, { 2, 1, 0 }, { 1, 2, 3 }, { 3, 2, 1 }, { 0, 1, 2 }, { 2, 1, 0 },
+    };
+
+    for (int l = 0; l < TOI420_NB_RGB; l++) {
+        ToI420PixelCoeffs *k = &c->layout[l];
+        for (int i = 0; i < 16; i++) {
+            int ch = -1;
+            for (int j = 0; j < 3; j++)
+                if (pos[l][j] == (i & 3))
+                    ch = j;
+            k->y[i] = ch < 0 ? 0 : c->y[ch];
+            k->u[i] = ch < 0 ? 0 : c->u[ch];
+            k->v[i] = ch < 0 ? 0 : c->v[ch];
+        }
+        for (int i = 0; i < 8; i++) {
+            k->y_add[i] = c->y_add;
+            k->c_add[i] = c->c_add;
+        }
+    }
+}
+
 /* pixels of packed RGB converted per block: the block is split into
  * 16-bit R, G and B arrays first, so that the arithmetic vectorizes */
 #define TOI420_RGB_BLOCK 256

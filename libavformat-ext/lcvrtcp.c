@@ -797,7 +797,8 @@ void lcv_rtcp_xr_voip(const LCVRTCPXrBlock *b, LCVRTCPXrVoip *v)
  * cost one atomic exchange each; AVBufferPool (a mutex on get and on
  * release) is the path for the second and later contexts out at once.
  * Measured on this machine: 34 ns per get + release through AVBufferPool
- * alone, about 6 ns through the cache. */
+ * alone; through the cache, parsing costs about 8 ns more than into a
+ * context on the stack. */
 #define POOL_CLOSED ((LCVRTCPContext *)(uintptr_t)1)
 
 struct LCVRTCPPool {

@@ -49,64 +49,40 @@
 #endif
 
 #if HAVE_X86ASM
-/* the coefficients the way the kernels want them: one 16-bit coefficient
- * per byte of a 4-byte pixel, repeated over a register */
-typedef struct RGB32Coeffs {
-    int16_t y[16], u[16], v[16];
-    int32_t y_add[8], c_add[8];
-} RGB32Coeffs;
-
 #define RGB_PROTO(bits, isa)                                                    \
 void ff_toi420_rgb##bits##_##isa(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v, \
                                  const uint8_t *src0, const uint8_t *src1,      \
-                                 int width, const RGB32Coeffs *coeffs);
+                                 int width, const ToI420PixelCoeffs *coeffs);
 /* the 24-bit kernels read up to 4 bytes past the last of their pixels */
 RGB_PROTO(32, ssse3)
 RGB_PROTO(24, ssse3)
 RGB_PROTO(32, avx2)
 RGB_PROTO(24, avx2)
 
-static void rgb32_coeffs(RGB32Coeffs *k, const ToI420Coeffs *c, int ro, int go, int bo)
-{
-    for (int i = 0; i < 16; i++) {
-        const int pos = i & 3;
-        const int ch  = pos == ro ? 0 : pos == go ? 1 : pos == bo ? 2 : -1;
-        k->y[i] = ch < 0 ? 0 : c->y[ch];
-        k->u[i] = ch < 0 ? 0 : c->u[ch];
-        k->v[i] = ch < 0 ? 0 : c->v[ch];
-    }
-    for (int i = 0; i < 8; i++) {
-        k->y_add[i] = c->y_add;
-        k->c_add[i] = c->c_add;
-    }
-}
-
 /* The kernels take multiples of 16 pixels; the C kernel does the rest.
  * 24-bit: keep 2 pixels (6 bytes) for C, so that the kernel's 4-byte
  * overread stays inside the row. */
-#define RGB_ASM(name, bits, ro, go, bo, isa)                                     \
+#define RGB_ASM(name, bits, idx, isa)                                            \
 static void rgb_##name##_##isa(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v, \
                                const uint8_t *src0, const uint8_t *src1,        \
                                int width, const ToI420Coeffs *c)                \
 {                                                                               \
     const int n = (bits == 24 ? FFMAX(width - 2, 0) : width) & ~15;             \
-    if (n) {                                                                    \
-        DECLARE_ALIGNED(32, RGB32Coeffs, k);                                    \
-        rgb32_coeffs(&k, c, ro, go, bo);                                        \
-        ff_toi420_rgb##bits##_##isa(y0, y1, u, v, src0, src1, n, &k);          \
-    }                                                                           \
+    if (n)                                                                      \
+        ff_toi420_rgb##bits##_##isa(y0, y1, u, v, src0, src1, n,               \
+                                    &c->layout[idx]);                           \
     if (width > n)                                                              \
         rgb_##name##_c(y0 + n, y1 + n, u + n / 2, v + n / 2,                    \
                        src0 + bits / 8 * n, src1 + bits / 8 * n, width - n, c); \
 }
 
 #define RGB_ASM_ALL(isa)                  \
-    RGB_ASM(rgba,  32, 0, 1, 2, isa)      \
-    RGB_ASM(bgra,  32, 2, 1, 0, isa)      \
-    RGB_ASM(argb,  32, 1, 2, 3, isa)      \
-    RGB_ASM(abgr,  32, 3, 2, 1, isa)      \
-    RGB_ASM(rgb24, 24, 0, 1, 2, isa)      \
-    RGB_ASM(bgr24, 24, 2, 1, 0, isa)
+    RGB_ASM(rgba,  32, TOI420_RGBA,  isa) \
+    RGB_ASM(bgra,  32, TOI420_BGRA,  isa) \
+    RGB_ASM(argb,  32, TOI420_ARGB,  isa) \
+    RGB_ASM(abgr,  32, TOI420_ABGR,  isa) \
+    RGB_ASM(rgb24, 24, TOI420_RGB24, isa) \
+    RGB_ASM(bgr24, 24, TOI420_BGR24, isa)
 
 RGB_ASM_ALL(ssse3)
 #if HAVE_AVX2_EXTERNAL

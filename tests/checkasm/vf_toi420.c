@@ -45,7 +45,7 @@
     } while (0)
 
 /* BT.601 and BT.709 coefficients as vf_toi420.c makes them */
-static const ToI420Coeffs coeffs[2] = {
+static ToI420Coeffs coeffs[2] = {
     { { 8414, 16519, 3208 }, { -4856, -9535, 14392 }, { 14392, -12051, -2341 },
       (16 << 15) + (1 << 14), (128 << 17) + (1 << 16) },
     { { 6966, 23436, 2366 }, { -3754, -12630, 16384 }, { 16384, -14881, -1503 },
@@ -71,6 +71,8 @@ static void check_rgb(void)
                  const ToI420Coeffs *c);
 
     ff_toi420dsp_init(&dsp);
+    ff_toi420_coeffs_layouts(&coeffs[0]);
+    ff_toi420_coeffs_layouts(&coeffs[1]);
     for (int f = 0; f < TOI420_NB_RGB; f++) {
         if (!check_func(dsp.rgb[f], "toi420_%s", names[f]))
             continue;
