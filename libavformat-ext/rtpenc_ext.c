@@ -1,0 +1,194 @@
+/*
+ * RTP muxer extensions: batched sending, packet size checks
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "libavutil/intreadwrite.h"
+#include "libavutil/mathematics.h"
+
+#include "avio_internal.h"
+#include "lcvrtcp.h"
+#include "rtpenc.h"
+#include "rtpenc_ext.h"
+#include "url.h"
+
+#define RTP_HEADER_SIZE 12
+#define MTU_PAYLOAD_V4  1472    ///< 1500-byte Ethernet MTU - IPv4 - UDP headers
+#define MTU_PAYLOAD_V6  1452    ///< 1500 - IPv6 - UDP headers
+
+/** The smallest payload each packetizer can work with. */
+static int min_payload(enum AVCodecID id)
+{
+    switch (id) {
+    case AV_CODEC_ID_MPEG2TS:   return 188;             /* one TS packet */
+    case AV_CODEC_ID_MJPEG:     return 8 + 4 + 4 * 64 + 4; /* headers, 4 tables */
+    case AV_CODEC_ID_RAWVIDEO:
+    case AV_CODEC_ID_BITPACKED: return 64;              /* line headers + a pgroup */
+    case AV_CODEC_ID_DIRAC:     return 32;
+    default:                    return 16;              /* FU headers and a few bytes */
+    }
+}
+
+static int is_udp_output(AVFormatContext *s1)
+{
+    URLContext *h = ffio_geturlcontext(s1->pb);
+    return h && (!strcmp(h->prot->name, "rtp") || !strcmp(h->prot->name, "udp") ||
+                 !strcmp(h->prot->name, "srtp"));
+}
+
+int ff_rtpenc_ext_init(AVFormatContext *s1)
+{
+    RTPMuxContext *s = s1->priv_data;
+    FFRTPEncExt *e = &s->ext;
+    enum AVCodecID id = s1->streams[0]->codecpar->codec_id;
+    int min = RTP_HEADER_SIZE + min_payload(id), max = 65535 - 8, ret;
+
+    if (s1->pb && s1->packet_size >= min) {
+        ret = ff_rtp_sender_open(&e->sender, s1, s1->pb, s1->packet_size, e->send_mode);
+        if (ret < 0)
+            return ret;
+        if (!e->sender && e->send_mode != FF_RTP_SEND_AUTO)
+            av_log(s1, AV_LOG_WARNING, "send_mode %s needs an rtp:// or udp:// "
+                   "output; writing packets one by one\n",
+                   ff_rtp_sender_mode_name(e->send_mode));
+    }
+    if (e->sender)
+        max = ff_rtp_sender_max_size(e->sender);
+    if (s1->packet_size < min || s1->packet_size > max) {
+        av_log(s1, AV_LOG_ERROR, "pkt_size %u is out of range [%d, %d] for %s over RTP\n",
+               s1->packet_size, min, max, avcodec_get_name(id));
+        ff_rtp_sender_free(&e->sender);
+        return AVERROR(EINVAL);
+    }
+    if (is_udp_output(s1)) {
+        int mtu = max == 65535 - 20 - 8 || !e->sender ? MTU_PAYLOAD_V4 : MTU_PAYLOAD_V6;
+        if (s1->packet_size > mtu)
+            av_log(s1, AV_LOG_WARNING, "pkt_size %u is above %d, the UDP payload of a "
+                   "1500-byte Ethernet MTU: packets this large may be fragmented, or "
+                   "dropped by routers and firewalls beyond a LAN\n",
+                   s1->packet_size, mtu);
+    }
+    return 0;
+}
+
+void ff_rtpenc_ext_send_data(AVFormatContext *s1, const uint8_t *buf, int len, int m)
+{
+    RTPMuxContext *s = s1->priv_data;
+    uint8_t hdr[RTP_HEADER_SIZE];
+    int ret;
+
+    hdr[0] = RTP_VERSION << 6;
+    hdr[1] = (s->payload_type & 0x7f) | ((m & 0x01) << 7);
+    AV_WB16(hdr + 2, s->seq);
+    AV_WB32(hdr + 4, s->timestamp);
+    AV_WB32(hdr + 8, s->ssrc);
+    ret = ff_rtp_sender_queue(s->ext.sender, hdr, sizeof(hdr), buf, len);
+    if (ret < 0 && !s->ext.send_error)
+        s->ext.send_error = ret;
+
+    s->seq = (s->seq + 1) & 0xffff;
+    s->octet_count += len;
+    s->packet_count++;
+}
+
+void ff_rtpenc_ext_send_sr(AVFormatContext *s1, int64_t ntp_time, int bye)
+{
+    RTPMuxContext *s = s1->priv_data;
+    uint8_t buf[28 + 4 + 4 + 2 + 255 + 1 + 3 + 8];
+    LCVRTCPWriter w;
+    uint32_t rtp_ts;
+    uint64_t ntp;
+    int ret;
+
+    s->last_rtcp_ntp_time = ntp_time;
+    rtp_ts = av_rescale_q(ntp_time - s->first_rtcp_ntp_time, (AVRational){ 1, 1000000 },
+                          s1->streams[0]->time_base) + s->base_timestamp;
+    ntp = (uint64_t)(ntp_time / 1000000) << 32 |
+          (uint32_t)(((ntp_time % 1000000) << 32) / 1000000);
+
+    lcv_rtcp_writer_init(&w, buf, sizeof(buf));
+    ret = lcv_rtcp_write_sr(&w, s->ssrc, ntp, rtp_ts, s->packet_count,
+                            s->octet_count, NULL, 0);
+    if (ret >= 0 && s->cname) {
+        LCVRTCPSdesItem cname = {
+            .ssrc  = s->ssrc,
+            .type  = LCV_SDES_CNAME,
+            .value = (const uint8_t *)s->cname,
+            .len   = FFMIN(strlen(s->cname), 255),
+        };
+        ret = lcv_rtcp_write_sdes(&w, &cname, 1);
+    }
+    if (ret >= 0 && bye)
+        ret = lcv_rtcp_write_bye(&w, &s->ssrc, 1, NULL);
+    if (ret >= 0)
+        ret = lcv_rtcp_writer_finish(&w, 4);
+    if (ret >= 0)
+        ret = ff_rtp_sender_send_rtcp(s->ext.sender, buf, ret);
+    if (ret < 0 && !s->ext.send_error)
+        s->ext.send_error = ret;
+}
+
+int ff_rtpenc_ext_packet_done(AVFormatContext *s1, int ret)
+{
+    RTPMuxContext *s = s1->priv_data;
+    FFRTPEncExt *e = &s->ext;
+    FFRTPSendStats before, after;
+    int err;
+
+    if (!e->sender)
+        return ret;
+    ff_rtp_sender_get_stats(e->sender, &before);
+    err = ff_rtp_sender_flush(e->sender);
+    ff_rtp_sender_get_stats(e->sender, &after);
+    e->access_units += after.batches != before.batches;
+    if (err < 0 && !e->send_error)
+        e->send_error = err;
+    if (e->send_error < 0) {
+        err = e->send_error;
+        e->send_error = 0;
+        av_log(s1, AV_LOG_ERROR, "Sending RTP failed: %s\n", av_err2str(err));
+        return err;
+    }
+    return ret;
+}
+
+void ff_rtpenc_ext_close(AVFormatContext *s1)
+{
+    RTPMuxContext *s = s1->priv_data;
+    FFRTPEncExt *e = &s->ext;
+    FFRTPSendStats st;
+
+    if (!e->sender)
+        return;
+    ff_rtp_sender_flush(e->sender);
+    ff_rtp_sender_get_stats(e->sender, &st);
+    av_log(s1, AV_LOG_VERBOSE, "RTP send (%s): %"PRIu64" packets, %"PRIu64" bytes, "
+           "%"PRIu64" RTCP; %"PRIu64" system calls for %"PRIu64" access units "
+           "(%.2f syscalls per access unit, %"PRIu64" GSO messages); "
+           "EAGAIN %"PRIu64", ENOBUFS %"PRIu64", ECONNREFUSED %"PRIu64", "
+           "dropped %"PRIu64", fallbacks %"PRIu64"\n",
+           ff_rtp_sender_mode_name(ff_rtp_sender_mode(e->sender)),
+           st.packets, st.bytes, st.rtcp_packets, st.syscalls, e->access_units,
+           e->access_units ? (double)(st.syscalls - st.rtcp_packets) / e->access_units : 0.0,
+           st.gso_messages, st.eagain, st.enobufs, st.econnrefused, st.dropped,
+           st.fallbacks);
+    ff_rtp_sender_free(&e->sender);
+}

@@ -1,0 +1,73 @@
+/*
+ * RTP muxer extensions: batched sending, packet size checks
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVFORMAT_RTPENC_EXT_H
+#define AVFORMAT_RTPENC_EXT_H
+
+#include <stdint.h>
+
+#include "avformat.h"
+#include "rtpsend.h"
+
+/** State of the extensions, embedded in RTPMuxContext as "ext". */
+typedef struct FFRTPEncExt {
+    int send_mode;              ///< enum FFRTPSendMode
+    int64_t base_timestamp;     ///< -1: random
+    FFRTPSender *sender;        ///< NULL: packets go through the AVIOContext
+    int send_error;             ///< first error of the current packet
+    uint64_t access_units;      ///< write_packet calls that sent something
+} FFRTPEncExt;
+
+#define FF_RTPENC_EXT_OPTS(ctx, field)                                                 \
+    { "send_mode", "how RTP packets are handed to the kernel",                         \
+      offsetof(ctx, field.send_mode), AV_OPT_TYPE_INT, { .i64 = FF_RTP_SEND_AUTO },    \
+      0, FF_RTP_SEND_NB - 1, AV_OPT_FLAG_ENCODING_PARAM, .unit = "send_mode" },        \
+    { "auto",   "UDP GSO if the kernel has it, else sendmmsg", 0, AV_OPT_TYPE_CONST,   \
+      { .i64 = FF_RTP_SEND_AUTO }, 0, 0, AV_OPT_FLAG_ENCODING_PARAM, .unit = "send_mode" }, \
+    { "gso",    "runs of equal-size packets as one UDP GSO send", 0, AV_OPT_TYPE_CONST, \
+      { .i64 = FF_RTP_SEND_GSO }, 0, 0, AV_OPT_FLAG_ENCODING_PARAM, .unit = "send_mode" }, \
+    { "mmsg",   "all packets of an access unit in one sendmmsg", 0, AV_OPT_TYPE_CONST, \
+      { .i64 = FF_RTP_SEND_MMSG }, 0, 0, AV_OPT_FLAG_ENCODING_PARAM, .unit = "send_mode" }, \
+    { "single", "one send per packet", 0, AV_OPT_TYPE_CONST,                          \
+      { .i64 = FF_RTP_SEND_SINGLE }, 0, 0, AV_OPT_FLAG_ENCODING_PARAM, .unit = "send_mode" }, \
+    { "base_timestamp", "RTP timestamp of time zero (-1: random)",                      \
+      offsetof(ctx, field.base_timestamp), AV_OPT_TYPE_INT64, { .i64 = -1 },            \
+      -1, UINT32_MAX, AV_OPT_FLAG_ENCODING_PARAM }
+
+/**
+ * Check the packet size against the network and the codec, warn about
+ * sizes above the Ethernet MTU, and take over sending when the output is
+ * rtp:// or udp://. Called once s1->packet_size is known.
+ */
+int ff_rtpenc_ext_init(AVFormatContext *s1);
+
+/** ff_rtp_send_data() when a sender is active. */
+void ff_rtpenc_ext_send_data(AVFormatContext *s1, const uint8_t *buf, int len, int m);
+
+/** rtcp_send_sr() when a sender is active. */
+void ff_rtpenc_ext_send_sr(AVFormatContext *s1, int64_t ntp_time, int bye);
+
+/** After write_packet: send the access unit. @return ret or a send error */
+int ff_rtpenc_ext_packet_done(AVFormatContext *s1, int ret);
+
+/** Log the send statistics and free the sender. */
+void ff_rtpenc_ext_close(AVFormatContext *s1);
+
+#endif /* AVFORMAT_RTPENC_EXT_H */

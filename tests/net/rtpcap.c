@@ -1,0 +1,179 @@
+/*
+ * A capturing UDP receiver for the RTP send-path tests, on 127.0.0.1 only.
+ *
+ *   rtpcap capture OUT.pcap READYFILE MAXPKTS IDLE_MS TOTAL_MS PORT [PORT...]
+ *       Binds 127.0.0.1:PORT for each port, touches READYFILE, and writes
+ *       every datagram to OUT.pcap (LINKTYPE_RAW, IPv4/UDP headers made up
+ *       from the real ports) until MAXPKTS datagrams, IDLE_MS without one
+ *       after the first, or TOTAL_MS in all.
+ *   rtpcap dump IN.pcap PORT [TSBASE]
+ *       One line per datagram sent to PORT: its size and bytes in hex. With
+ *       TSBASE, RTP timestamps are shifted so that the first one is TSBASE
+ *       (to compare with a sender whose timestamp base is random).
+ *
+ * Independent of the code under test: plain sockets and byte copies.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_PORTS 4
+#define MAX_DGRAM 65536
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void put16(uint8_t *p, unsigned v) { p[0] = v >> 8; p[1] = v; }
+
+static void write_record(FILE *f, int src_port, int dst_port, const uint8_t *data, int len)
+{
+    uint8_t hdr[28] = { 0x45 };
+    struct timeval tv;
+    uint32_t rec[4];
+
+    gettimeofday(&tv, NULL);
+    rec[0] = tv.tv_sec;
+    rec[1] = tv.tv_usec;
+    rec[2] = rec[3] = len + 28;
+    put16(hdr + 2, (len + 28) > 0xffff ? 0xffff : len + 28);
+    hdr[8] = 64;
+    hdr[9] = 17;
+    hdr[12] = 127; hdr[15] = 1;
+    hdr[16] = 127; hdr[19] = 1;
+    put16(hdr + 20, src_port);
+    put16(hdr + 22, dst_port);
+    put16(hdr + 24, (len + 8) > 0xffff ? 0xffff : len + 8);
+    fwrite(rec, sizeof(rec), 1, f);
+    fwrite(hdr, sizeof(hdr), 1, f);
+    fwrite(data, 1, len, f);
+}
+
+static int capture(int argc, char **argv)
+{
+    const char *out = argv[2], *ready = argv[3];
+    long max_pkts = atol(argv[4]), idle = atol(argv[5]), total = atol(argv[6]);
+    struct pollfd pfd[MAX_PORTS];
+    int ports[MAX_PORTS], nb = 0;
+    static uint8_t buf[MAX_DGRAM];
+    uint32_t ghdr[6] = { 0xa1b2c3d4, 0x00040002, 0, 0, 262144, 101 };
+    long count = 0;
+    int64_t start = now_ms(), last = 0;
+    FILE *f, *r;
+
+    for (int i = 7; i < argc && nb < MAX_PORTS; i++) {
+        struct sockaddr_in a = { .sin_family = AF_INET };
+        int fd = socket(AF_INET, SOCK_DGRAM, 0), sz = 64 << 20;
+
+        a.sin_port = htons(atoi(argv[i]));
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+            perror("rtpcap: bind");
+            return 1;
+        }
+        /* root may exceed rmem_max; a big buffer keeps fast senders lossless */
+        if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) < 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+        pfd[nb].fd = fd;
+        pfd[nb].events = POLLIN;
+        ports[nb++] = atoi(argv[i]);
+    }
+    if (!(f = fopen(out, "wb")) || !(r = fopen(ready, "w"))) {
+        perror("rtpcap: fopen");
+        return 1;
+    }
+    fclose(r);
+    fwrite(ghdr, sizeof(ghdr), 1, f);
+
+    while (count < max_pkts) {
+        int64_t t = now_ms(), wait = start + total - t;
+        if (last && last + idle - t < wait)
+            wait = last + idle - t;
+        if (wait <= 0)
+            break;
+        if (poll(pfd, nb, wait) <= 0)
+            continue;
+        for (int i = 0; i < nb && count < max_pkts; i++) {
+            struct sockaddr_in from;
+            socklen_t fl = sizeof(from);
+            ssize_t n;
+            if (!(pfd[i].revents & POLLIN))
+                continue;
+            n = recvfrom(pfd[i].fd, buf, sizeof(buf), MSG_DONTWAIT,
+                         (struct sockaddr *)&from, &fl);
+            if (n < 0)
+                continue;
+            write_record(f, ntohs(from.sin_port), ports[i], buf, n);
+            count++;
+            last = now_ms();
+        }
+    }
+    fclose(f);
+    fprintf(stderr, "rtpcap: %ld datagrams in %lld ms\n", count, (long long)(now_ms() - start));
+    return 0;
+}
+
+static int dump(int argc, char **argv)
+{
+    FILE *f = fopen(argv[2], "rb");
+    int port = atoi(argv[3]), norm = argc > 4;
+    uint32_t base = norm ? strtoul(argv[4], NULL, 0) : 0, first = 0;
+    int have_first = 0;
+    static uint8_t buf[MAX_DGRAM + 28];
+    uint32_t ghdr[6], rec[4];
+
+    if (!f || fread(ghdr, sizeof(ghdr), 1, f) != 1 || ghdr[0] != 0xa1b2c3d4) {
+        fprintf(stderr, "rtpcap: %s: not a capture\n", argv[2]);
+        return 1;
+    }
+    while (fread(rec, sizeof(rec), 1, f) == 1) {
+        int len = rec[2], dst;
+        if (len < 28 || len > (int)sizeof(buf) || fread(buf, 1, len, f) != (size_t)len) {
+            fprintf(stderr, "rtpcap: truncated capture\n");
+            return 1;
+        }
+        dst = buf[22] << 8 | buf[23];
+        if (dst != port)
+            continue;
+        len -= 28;
+        if (norm && len >= 12) {
+            uint8_t *ts = buf + 28 + 4;
+            uint32_t v = (uint32_t)ts[0] << 24 | ts[1] << 16 | ts[2] << 8 | ts[3];
+            if (!have_first) {
+                first = v;
+                have_first = 1;
+            }
+            v = v - first + base;
+            ts[0] = v >> 24; ts[1] = v >> 16; ts[2] = v >> 8; ts[3] = v;
+        }
+        printf("%d ", len);
+        for (int i = 0; i < len; i++)
+            printf("%02x", buf[28 + i]);
+        printf("\n");
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 8 && !strcmp(argv[1], "capture"))
+        return capture(argc, argv);
+    if (argc >= 4 && !strcmp(argv[1], "dump"))
+        return dump(argc, argv);
+    fprintf(stderr, "usage: rtpcap capture OUT READY MAXPKTS IDLE_MS TOTAL_MS PORT...\n"
+                    "       rtpcap dump IN PORT [TSBASE]\n");
+    return 2;
+}
