@@ -61,7 +61,7 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
     enum AVCodecID id = s1->streams[0]->codecpar->codec_id;
     int min = RTP_HEADER_SIZE + min_payload(id), max = 65535 - 8, ret;
 
-    if (s1->pb && s1->packet_size >= min) {
+    if (s1->pb && s1->packet_size > 0) {
         ret = ff_rtp_sender_open(&e->sender, s1, s1->pb, s1->packet_size, e->send_mode);
         if (ret < 0)
             return ret;

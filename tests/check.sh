@@ -66,6 +66,17 @@ run rtcp-alloc env LD_PRELOAD="$shim" "$ffb/libavformat/tests/lcvrtcp" alloc 100
 run rtcp-oom env LD_PRELOAD="$shim" "$ffb/libavformat/tests/lcvrtcp" oom
 for t in rtcp-tshark rtcp-alloc rtcp-oom; do sed 's/^/    /' "$log/$t.log"; done
 
+echo "== RTP send path: wire identity, decoding, packet sizes, ECONNREFUSED, allocations (127.0.0.1)"
+build=$(cd "$ffb/.." && pwd)
+for t in wire decode edges refused formats; do
+    run "rtp-$t" "$top/tests/rtp/sendpath.sh" "$build" "$t"
+    sed -n 's/^  /    /p' "$log/rtp-$t.log"
+done
+for m in gso mmsg single; do
+    run "rtp-alloc-$m" env LD_PRELOAD="$shim" "$build/tests/rtpsend_alloc" "$("$build/tests/freeport")" 200 "$m"
+    sed 's/^/    /' "$log/rtp-alloc-$m.log"
+done
+
 echo "== command line"
 run cli-options "$top/tests/cli/toi420-cli.sh" "$ffb/ffmpeg"
 
@@ -77,6 +88,8 @@ echo "== valgrind memcheck (short runs, no leaks, no errors)"
 vg="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
 run valgrind-buffer $vg "$ffb/libavutil/tests/buffer"
 run valgrind-lcvrtcp $vg "$ffb/libavformat/tests/lcvrtcp"
+run valgrind-rtp $vg "$ffb/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=160x120:r=25:d=1 \
+    -c:v libx264 -preset ultrafast -f rtp -rtpflags send_bye "rtp://127.0.0.1:$("$build/tests/freeport")?pkt_size=200"
 run valgrind-ffmpeg $vg "$ffb/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=97x61:r=10,format=nv21 \
     -filter_threads 2 -vf "toi420,vflip,format=bgra,toi420" -frames:v 8 -f null -
 

@@ -1,11 +1,13 @@
 /*
  * A capturing UDP receiver for the RTP send-path tests, on 127.0.0.1 only.
  *
- *   rtpcap capture OUT.pcap READYFILE MAXPKTS IDLE_MS TOTAL_MS PORT [PORT...]
+ *   rtpcap capture OUT.pcap READYFILE MAXPKTS IDLE_MS TOTAL_MS PORT[:FWD] ...
  *       Binds 127.0.0.1:PORT for each port, touches READYFILE, and writes
  *       every datagram to OUT.pcap (LINKTYPE_RAW, IPv4/UDP headers made up
  *       from the real ports) until MAXPKTS datagrams, IDLE_MS without one
- *       after the first, or TOTAL_MS in all.
+ *       after the first, or TOTAL_MS in all. With :FWD, each datagram is
+ *       also forwarded, unchanged, to 127.0.0.1:FWD (a receiver under test),
+ *       with :FWD:DELAY_MS after that delay (in order).
  *   rtpcap dump IN.pcap PORT [TSBASE]
  *       One line per datagram sent to PORT: its size and bytes in hex. With
  *       TSBASE, RTP timestamps are shifted so that the first one is TSBASE
@@ -29,6 +31,26 @@
 
 #define MAX_PORTS 4
 #define MAX_DGRAM 65536
+
+typedef struct Delayed {
+    struct Delayed *next;
+    int64_t due;
+    int len;
+    uint8_t data[];
+} Delayed;
+
+typedef struct Port {
+    int fd, port, fwd, delay;
+    Delayed *head, *tail;
+} Port;
+
+static void forward(const Port *p, const uint8_t *buf, int len)
+{
+    struct sockaddr_in to = { .sin_family = AF_INET };
+    to.sin_port = htons(p->fwd);
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    sendto(p->fd, buf, len, 0, (struct sockaddr *)&to, sizeof(to));
+}
 
 static int64_t now_ms(void)
 {
@@ -67,7 +89,8 @@ static int capture(int argc, char **argv)
     const char *out = argv[2], *ready = argv[3];
     long max_pkts = atol(argv[4]), idle = atol(argv[5]), total = atol(argv[6]);
     struct pollfd pfd[MAX_PORTS];
-    int ports[MAX_PORTS], nb = 0;
+    Port ports[MAX_PORTS] = { 0 };
+    int nb = 0;
     static uint8_t buf[MAX_DGRAM];
     uint32_t ghdr[6] = { 0xa1b2c3d4, 0x00040002, 0, 0, 262144, 101 };
     long count = 0;
@@ -89,7 +112,15 @@ static int capture(int argc, char **argv)
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
         pfd[nb].fd = fd;
         pfd[nb].events = POLLIN;
-        ports[nb++] = atoi(argv[i]);
+        ports[nb].fd   = fd;
+        ports[nb].port = atoi(argv[i]);
+        if (strchr(argv[i], ':')) {
+            char *c = strchr(argv[i], ':') + 1;
+            ports[nb].fwd = atoi(c);
+            if (strchr(c, ':'))
+                ports[nb].delay = atoi(strchr(c, ':') + 1);
+        }
+        nb++;
     }
     if (!(f = fopen(out, "wb")) || !(r = fopen(ready, "w"))) {
         perror("rtpcap: fopen");
@@ -98,9 +129,29 @@ static int capture(int argc, char **argv)
     fclose(r);
     fwrite(ghdr, sizeof(ghdr), 1, f);
 
-    while (count < max_pkts) {
+    for (;;) {
         int64_t t = now_ms(), wait = start + total - t;
-        if (last && last + idle - t < wait)
+        int pending = 0;
+
+        for (int i = 0; i < nb; i++) {
+            Port *p = &ports[i];
+            while (p->head && p->head->due <= t) {
+                Delayed *d = p->head;
+                forward(p, d->data, d->len);
+                p->head = d->next;
+                if (!p->head)
+                    p->tail = NULL;
+                free(d);
+            }
+            if (p->head) {
+                pending = 1;
+                if (p->head->due - t < wait)
+                    wait = p->head->due - t;
+            }
+        }
+        if (count >= max_pkts && !pending)
+            break;
+        if (last && !pending && last + idle - t < wait)
             wait = last + idle - t;
         if (wait <= 0)
             break;
@@ -116,7 +167,23 @@ static int capture(int argc, char **argv)
                          (struct sockaddr *)&from, &fl);
             if (n < 0)
                 continue;
-            write_record(f, ntohs(from.sin_port), ports[i], buf, n);
+            write_record(f, ntohs(from.sin_port), ports[i].port, buf, n);
+            if (ports[i].fwd && !ports[i].delay) {
+                forward(&ports[i], buf, n);
+            } else if (ports[i].fwd) {
+                Delayed *d = malloc(sizeof(*d) + n);
+                if (!d)
+                    return 1;
+                d->next = NULL;
+                d->due  = now_ms() + ports[i].delay;
+                d->len  = n;
+                memcpy(d->data, buf, n);
+                if (ports[i].tail)
+                    ports[i].tail->next = d;
+                else
+                    ports[i].head = d;
+                ports[i].tail = d;
+            }
             count++;
             last = now_ms();
         }
