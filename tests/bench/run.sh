@@ -23,6 +23,11 @@ for fmt in yuyv422 rgba; do
 done
 
 echo
+echo "## RTP send path: the live555 table (stock FFmpeg vs send_mode single, mmsg, gso)"
+echo
+"$top/tests/bench/rtp_send.sh" "$build"
+
+echo
 echo "## lcv_rtcp against pion/rtcp (same run, one core)"
 echo
 pion_file=$top/../shared/data/rtcp/pion-unmarshal-bench.bin

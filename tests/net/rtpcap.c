@@ -8,6 +8,12 @@
  *       after the first, or TOTAL_MS in all. With :FWD, each datagram is
  *       also forwarded, unchanged, to 127.0.0.1:FWD (a receiver under test),
  *       with :FWD:DELAY_MS after that delay (in order).
+ *   rtpcap sink GRO IDLE_MS TOTAL_MS PORT...
+ *       Drains datagrams (a benchmark's receiver) and prints the bytes read.
+ *       GRO=1 sets UDP_GRO, so that loopback hands the socket a UDP GSO send
+ *       as one unit, as a NIC's segmentation offload would keep it off the
+ *       sender's CPU; without it the loopback receive path segments it in
+ *       the sender's system call.
  *   rtpcap dump IN.pcap PORT [TSBASE]
  *       One line per datagram sent to PORT: its size and bytes in hex. With
  *       TSBASE, RTP timestamps are shifted so that the first one is TSBASE
@@ -193,6 +199,54 @@ static int capture(int argc, char **argv)
     return 0;
 }
 
+static int sink(int argc, char **argv)
+{
+    int gro = atoi(argv[2]);
+    long idle = atol(argv[3]), total = atol(argv[4]);
+    struct pollfd pfd[MAX_PORTS];
+    int nb = 0;
+    static uint8_t buf[MAX_DGRAM];
+    long long bytes = 0, reads = 0;
+    int64_t start = now_ms(), last = 0;
+
+    for (int i = 5; i < argc && nb < MAX_PORTS; i++) {
+        struct sockaddr_in a = { .sin_family = AF_INET };
+        int fd = socket(AF_INET, SOCK_DGRAM, 0), sz = 64 << 20, one = 1;
+
+        a.sin_port = htons(atoi(argv[i]));
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+            perror("rtpcap: bind");
+            return 1;
+        }
+        if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) < 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+        if (gro && setsockopt(fd, IPPROTO_UDP, 104 /* UDP_GRO */, &one, sizeof(one)) < 0)
+            perror("rtpcap: UDP_GRO");
+        pfd[nb].fd = fd;
+        pfd[nb++].events = POLLIN;
+    }
+    for (;;) {
+        int64_t t = now_ms(), wait = start + total - t;
+        if (last && last + idle - t < wait)
+            wait = last + idle - t;
+        if (wait <= 0)
+            break;
+        if (poll(pfd, nb, wait) <= 0)
+            continue;
+        for (int i = 0; i < nb; i++) {
+            ssize_t n;
+            while ((n = recv(pfd[i].fd, buf, sizeof(buf), MSG_DONTWAIT)) >= 0) {
+                bytes += n;
+                reads++;
+            }
+        }
+        last = now_ms();
+    }
+    printf("%lld bytes in %lld reads\n", bytes, reads);
+    return 0;
+}
+
 static int dump(int argc, char **argv)
 {
     FILE *f = fopen(argv[2], "rb");
@@ -238,9 +292,12 @@ int main(int argc, char **argv)
 {
     if (argc >= 8 && !strcmp(argv[1], "capture"))
         return capture(argc, argv);
+    if (argc >= 6 && !strcmp(argv[1], "sink"))
+        return sink(argc, argv);
     if (argc >= 4 && !strcmp(argv[1], "dump"))
         return dump(argc, argv);
     fprintf(stderr, "usage: rtpcap capture OUT READY MAXPKTS IDLE_MS TOTAL_MS PORT...\n"
+                    "       rtpcap sink GRO IDLE_MS TOTAL_MS PORT...\n"
                     "       rtpcap dump IN PORT [TSBASE]\n");
     return 2;
 }
