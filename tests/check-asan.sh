@@ -30,5 +30,16 @@ run fuzz-replay "$top/tests/fuzz/replay.sh" "$b/rtcp_fuzzer" "$b/fuzz-golden" \
 tail -n 1 "$b.fuzz-replay.log" | sed 's/^/    /'
 run ffmpeg-threads "$b/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=353x287:r=25,format=uyvy422 \
     -filter_threads 3 -vf "toi420,vflip,format=bgr24,toi420" -frames:v 20 -f null -
+# the RTP send path in every mode, with connect=1 and nobody listening
+# (ECONNREFUSED on both sockets), small packets, SDES and BYE
+rtp_send() {
+    local m
+    for m in gso mmsg single; do
+        "$b/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=320x240:r=25:d=2 -c:v libx264 \
+            -preset ultrafast -f rtp -send_mode "$m" -cname asan -rtpflags send_bye \
+            "rtp://127.0.0.1:$("$top/build/tests/freeport")?pkt_size=300&connect=1" || return 1
+    done
+}
+run rtp-send rtp_send
 echo "asan: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -83,6 +83,9 @@ run cli-options "$top/tests/cli/toi420-cli.sh" "$ffb/ffmpeg"
 echo "== documentation"
 run docs-manpage sh -c "make -C '$ffb' doc/ffmpeg-filters.1 && \
     grep -q '^\.SS \"toi420\"' '$ffb/doc/ffmpeg-filters.1' && grep -q 'full range' '$ffb/doc/ffmpeg-filters.1'"
+run docs-manpage-rtp sh -c "make -C '$ffb' doc/ffmpeg-formats.1 && \
+    grep -q '^\.SS \"rtp\"' '$ffb/doc/ffmpeg-formats.1' && grep -q 'send_mode' '$ffb/doc/ffmpeg-formats.1' && \
+    '$ffb/ffmpeg' -hide_banner -h muxer=rtp | grep -q 'base_timestamp'"
 
 echo "== valgrind memcheck (short runs, no leaks, no errors)"
 vg="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
