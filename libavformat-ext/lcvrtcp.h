@@ -520,4 +520,73 @@ int lcv_rtcp_write_raw(LCVRTCPWriter *w, int type, int fmt,
 
 /** @} */
 
+/**
+ * @defgroup lcv_rtp_muxer RTCP feedback of FFmpeg's rtp muxer
+ * What the receivers of an "rtp" output (or of the streams of an "rtsp"
+ * output) report, and their keyframe requests. The muxer reads its RTCP
+ * socket in a thread of its own (muxer option feedback, on by default);
+ * these calls are safe from any thread between avformat_write_header() and
+ * avformat_free_context().
+ * @{
+ */
+#define LCV_RTP_MAX_RECEIVERS 16
+
+/** What one receiver (by the SSRC of its reports) has told the sender. */
+typedef struct LCVRTPReceiverStats {
+    uint32_t ssrc;              ///< the receiver's SSRC
+    int64_t  last_report_us;    ///< av_gettime_relative() at its last report block, 0 if none
+    double   fraction_lost;     ///< 0..1, in its last report block
+    int64_t  cumulative_lost;   ///< packets, in its last report block
+    uint32_t highest_seq;       ///< extended highest sequence number received
+    double   jitter_ms;         ///< interarrival jitter
+    double   rtt_ms;            ///< round trip from LSR/DLSR against the SRs sent; -1 until known
+    uint64_t reports;           ///< report blocks about our stream
+    uint64_t nacks, plis, firs; ///< feedback packets it sent about our stream
+    uint64_t remb_bitrate;      ///< bits/s of its last REMB, 0 if none (not acted on)
+    uint64_t twcc_reports;      ///< transport-cc reports (not acted on)
+    uint64_t twcc_packets;      ///< packets they covered
+    uint64_t twcc_received;     ///< of which reported received
+    int64_t  twcc_last_arrival_us; ///< receiver-clock arrival time of the last packet reported received
+    int      bye;               ///< it sent a BYE
+} LCVRTPReceiverStats;
+
+/** The sender's side: what was sent, what feedback did. */
+typedef struct LCVRTPSenderStats {
+    uint32_t ssrc;              ///< media SSRC
+    uint64_t packets, octets;   ///< RTP packets and payload bytes sent (as in the SR)
+    uint64_t sr_sent;           ///< SRs sent
+    uint64_t rtcp_received;     ///< RTCP datagrams read
+    uint64_t rtcp_malformed;    ///< of which rejected (AVERROR_INVALIDDATA) and dropped
+    uint64_t nack_packets;      ///< NACK packets about our stream
+    uint64_t nacked;            ///< sequence numbers they asked for
+    uint64_t retransmitted;     ///< packets resent (plain or RTX)
+    uint64_t retransmitted_octets; ///< their size on the wire
+    uint64_t nack_missed;       ///< asked for but no longer (or never) in the history
+    uint64_t nack_rate_limited; ///< not resent: over the retransmission budget
+    uint64_t pli, fir;          ///< PLI packets, new FIR requests about our stream
+    uint64_t keyframe_requests; ///< raised for the encoder (after keyframe_min_interval)
+    uint64_t econnrefused;      ///< refusals seen on the RTCP socket
+    int nb_receivers;
+    LCVRTPReceiverStats receivers[LCV_RTP_MAX_RECEIVERS];
+} LCVRTPSenderStats;
+
+struct AVFormatContext;
+
+/**
+ * Copy the feedback statistics of one stream of an rtp or rtsp output.
+ * @return 0, or AVERROR(ENOSYS) if the stream has no feedback reader (not
+ *         rtp/rtsp over UDP, or feedback=0)
+ */
+int lcv_rtp_muxer_get_stats(struct AVFormatContext *s, int stream_index,
+                            LCVRTPSenderStats *st);
+
+/**
+ * Whether a receiver asked for a keyframe (PLI, or FIR with a new sequence
+ * number) since the last call; at most one request per
+ * keyframe_min_interval. Clears the request.
+ * @return 1 if the encoder of this stream should code an IDR next, else 0
+ */
+int lcv_rtp_muxer_keyframe_requested(struct AVFormatContext *s, int stream_index);
+/** @} */
+
 #endif /* AVFORMAT_LCVRTCP_H */

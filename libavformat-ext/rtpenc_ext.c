@@ -24,11 +24,17 @@
 #include "libavutil/intreadwrite.h"
 #include "libavutil/mathematics.h"
 
+#include "libavutil/avstring.h"
+
+#include "config_components.h"
 #include "avio_internal.h"
 #include "lcvrtcp.h"
 #include "rtpenc.h"
 #include "rtpenc_ext.h"
 #include "url.h"
+#if CONFIG_RTSP_MUXER
+#include "rtsp.h"
+#endif
 
 #define RTP_HEADER_SIZE 12
 #define MTU_PAYLOAD_V4  1472    ///< 1500-byte Ethernet MTU - IPv4 - UDP headers
@@ -52,6 +58,50 @@ static int is_udp_output(AVFormatContext *s1)
     URLContext *h = ffio_geturlcontext(s1->pb);
     return h && (!strcmp(h->prot->name, "rtp") || !strcmp(h->prot->name, "udp") ||
                  !strcmp(h->prot->name, "srtp"));
+}
+
+/** The RTP clock rate rtpenc.c will use (it sets the time base later). */
+static int clock_rate(const AVCodecParameters *par)
+{
+    switch (par->codec_id) {
+    case AV_CODEC_ID_MP2:
+    case AV_CODEC_ID_MP3:        return 90000;
+    case AV_CODEC_ID_ADPCM_G722: return 8000;
+    case AV_CODEC_ID_OPUS:       return 48000;
+    default:
+        return par->codec_type == AVMEDIA_TYPE_AUDIO && par->sample_rate > 0 ?
+               par->sample_rate : 90000;
+    }
+}
+
+static int start_feedback(AVFormatContext *s1)
+{
+    RTPMuxContext *s = s1->priv_data;
+    FFRTPEncExt *e = &s->ext;
+    FFRTPFeedbackConfig cfg = {
+        .nack            = e->nack,
+        .history_ms      = e->nack_history,
+        .rtx_pt          = e->rtx_pt,
+        .rtx_ssrc        = e->rtx_ssrc,
+        .max_share       = e->nack_max_share,
+        .sr_interval     = e->sr_interval,
+        .stats_interval  = e->stats_interval,
+        .stats_file      = e->stats_file,
+        .kf_min_interval = e->kf_min_interval,
+        .ssrc            = s->ssrc,
+        .cname           = s->cname,
+        .clock_rate      = clock_rate(s1->streams[0]->codecpar),
+        .base_timestamp  = s->base_timestamp,
+        .first_ntp       = s->first_rtcp_ntp_time,
+        .packet_size     = s1->packet_size,
+    };
+
+    if (e->rtx_pt >= 0 && e->rtx_pt == s->payload_type) {
+        av_log(s1, AV_LOG_ERROR, "rtx_pt %d is the media payload type; use another "
+               "in [96, 127]\n", e->rtx_pt);
+        return AVERROR(EINVAL);
+    }
+    return ff_rtpfb_start(&e->fb, s1, e->sender, &cfg);
 }
 
 int ff_rtpenc_ext_init(AVFormatContext *s1)
@@ -86,6 +136,16 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
                    "dropped by routers and firewalls beyond a LAN\n",
                    s1->packet_size, mtu);
     }
+    if (e->sender && e->feedback) {
+        /* an RTX packet carries 2 bytes more than the original: keep it
+         * within pkt_size */
+        if (e->rtx_pt >= 0)
+            s1->packet_size -= 2;
+        if ((ret = start_feedback(s1)) < 0) {
+            ff_rtp_sender_free(&e->sender);
+            return ret;
+        }
+    }
     return 0;
 }
 
@@ -119,6 +179,12 @@ void ff_rtpenc_ext_send_sr(AVFormatContext *s1, int64_t ntp_time, int bye)
     int ret;
 
     s->last_rtcp_ntp_time = ntp_time;
+    if (s->ext.fb) {
+        /* the feedback thread sends the SRs on its own schedule */
+        if (!bye)
+            return;
+        ff_rtpfb_stop(s->ext.fb);
+    }
     rtp_ts = av_rescale_q(ntp_time - s->first_rtcp_ntp_time, (AVRational){ 1, 1000000 },
                           s1->streams[0]->time_base) + s->base_timestamp;
     ntp = (uint64_t)(ntp_time / 1000000) << 32 |
@@ -176,6 +242,7 @@ void ff_rtpenc_ext_close(AVFormatContext *s1)
     FFRTPEncExt *e = &s->ext;
     FFRTPSendStats st;
 
+    ff_rtpfb_free(&e->fb);
     if (!e->sender)
         return;
     ff_rtp_sender_flush(e->sender);
@@ -191,4 +258,95 @@ void ff_rtpenc_ext_close(AVFormatContext *s1)
            st.gso_messages, st.eagain, st.enobufs, st.econnrefused, st.dropped,
            st.fallbacks);
     ff_rtp_sender_free(&e->sender);
+}
+
+int ff_rtpenc_ext_want_bye(AVFormatContext *s1)
+{
+    RTPMuxContext *s = s1->priv_data;
+    return (s->flags & FF_RTP_FLAG_SEND_BYE) || s->ext.bye;
+}
+
+static const FFRTPEncExt *sdp_ext(const AVFormatContext *fmt)
+{
+    /* RTSP output announces before it creates its rtp muxers, which then
+     * run with the default options: feedback and NACK on, no RTX */
+    static const FFRTPEncExt rtsp_defaults = { .feedback = 1, .nack = 1, .rtx_pt = -1 };
+    const RTPMuxContext *s;
+
+    if (fmt && fmt->oformat && !strcmp(fmt->oformat->name, "rtsp"))
+        return &rtsp_defaults;
+    if (!fmt || !fmt->oformat || strcmp(fmt->oformat->name, "rtp") || !fmt->priv_data)
+        return NULL;
+    s = fmt->priv_data;
+    return s->ext.feedback ? &s->ext : NULL;
+}
+
+const char *ff_rtpenc_ext_sdp_profile(const AVFormatContext *fmt)
+{
+    return sdp_ext(fmt) ? "RTP/AVPF" : "RTP/AVP";
+}
+
+int ff_rtpenc_ext_sdp_rtx_pt(const AVFormatContext *fmt)
+{
+    const FFRTPEncExt *e = sdp_ext(fmt);
+    return e && e->nack ? e->rtx_pt : -1;
+}
+
+void ff_rtpenc_ext_sdp_attributes(char *buff, int size, const AVStream *st,
+                                  int payload_type, const AVFormatContext *fmt)
+{
+    const FFRTPEncExt *e = sdp_ext(fmt);
+
+    if (!e)
+        return;
+    if (e->nack)
+        av_strlcatf(buff, size, "a=rtcp-fb:%d nack\r\n", payload_type);
+    if (st->codecpar->codec_type == AVMEDIA_TYPE_VIDEO)
+        av_strlcatf(buff, size, "a=rtcp-fb:%d nack pli\r\n"
+                                "a=rtcp-fb:%d ccm fir\r\n", payload_type, payload_type);
+    if (e->nack && e->rtx_pt >= 0)
+        av_strlcatf(buff, size, "a=rtpmap:%d rtx/%d\r\n"
+                                "a=fmtp:%d apt=%d\r\n", e->rtx_pt, clock_rate(st->codecpar),
+                    e->rtx_pt, payload_type);
+}
+
+/* ---- public: lcvrtcp.h ---- */
+
+static FFRTPFeedback *stream_feedback(AVFormatContext *s, int stream_index)
+{
+    if (!s || !s->oformat || !s->priv_data || stream_index < 0 ||
+        stream_index >= s->nb_streams)
+        return NULL;
+    if (!strcmp(s->oformat->name, "rtp")) {
+        RTPMuxContext *r = s->priv_data;
+        return r->ext.fb;
+    }
+#if CONFIG_RTSP_MUXER
+    if (!strcmp(s->oformat->name, "rtsp")) {
+        RTSPState *rt = s->priv_data;
+        for (int i = 0; i < rt->nb_rtsp_streams; i++) {
+            RTSPStream *rst = rt->rtsp_streams[i];
+            if (rst->stream_index == stream_index && rt->transport == RTSP_TRANSPORT_RTP &&
+                rst->transport_priv)
+                return stream_feedback(rst->transport_priv, 0);
+        }
+    }
+#endif
+    return NULL;
+}
+
+int lcv_rtp_muxer_get_stats(AVFormatContext *s, int stream_index, LCVRTPSenderStats *st)
+{
+    FFRTPFeedback *fb = stream_feedback(s, stream_index);
+
+    if (!fb)
+        return AVERROR(ENOSYS);
+    ff_rtpfb_get_stats(fb, st);
+    return 0;
+}
+
+int lcv_rtp_muxer_keyframe_requested(AVFormatContext *s, int stream_index)
+{
+    FFRTPFeedback *fb = stream_feedback(s, stream_index);
+    return fb ? ff_rtpfb_keyframe_requested(fb) : 0;
 }

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "avformat.h"
+#include "rtpfb.h"
 #include "rtpsend.h"
 
 /** State of the extensions, embedded in RTPMuxContext as "ext". */
@@ -33,6 +34,17 @@ typedef struct FFRTPEncExt {
     FFRTPSender *sender;        ///< NULL: packets go through the AVIOContext
     int send_error;             ///< first error of the current packet
     uint64_t access_units;      ///< write_packet calls that sent something
+
+    int feedback;               ///< read RTCP: stats, NACK, PLI/FIR; AVPF in the SDP
+    int nack;
+    int nack_history;           ///< ms
+    int rtx_pt;
+    uint32_t rtx_ssrc;
+    double nack_max_share;
+    int64_t sr_interval, stats_interval, kf_min_interval;
+    char *stats_file;
+    int bye;
+    FFRTPFeedback *fb;
 } FFRTPEncExt;
 
 #define FF_RTPENC_EXT_OPTS(ctx, field)                                                 \
@@ -49,7 +61,37 @@ typedef struct FFRTPEncExt {
       { .i64 = FF_RTP_SEND_SINGLE }, 0, 0, AV_OPT_FLAG_ENCODING_PARAM, .unit = "send_mode" }, \
     { "base_timestamp", "RTP timestamp of time zero (-1: random)",                      \
       offsetof(ctx, field.base_timestamp), AV_OPT_TYPE_INT64, { .i64 = -1 },            \
-      -1, UINT32_MAX, AV_OPT_FLAG_ENCODING_PARAM }
+      -1, UINT32_MAX, AV_OPT_FLAG_ENCODING_PARAM },                                     \
+    { "feedback", "read RTCP from receivers: statistics, NACK, PLI and FIR; RTP/AVPF in the SDP", \
+      offsetof(ctx, field.feedback), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, AV_OPT_FLAG_ENCODING_PARAM }, \
+    { "nack", "answer NACKs from the history of sent packets",                         \
+      offsetof(ctx, field.nack), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, AV_OPT_FLAG_ENCODING_PARAM }, \
+    { "nack_history", "how long sent packets stay available for NACKs, in ms",         \
+      offsetof(ctx, field.nack_history), AV_OPT_TYPE_INT, { .i64 = 1000 }, 0, 10000,   \
+      AV_OPT_FLAG_ENCODING_PARAM },                                                     \
+    { "nack_max_share", "retransmissions at most this share of the media bitrate",     \
+      offsetof(ctx, field.nack_max_share), AV_OPT_TYPE_DOUBLE, { .dbl = 0.3 }, 0, 1,    \
+      AV_OPT_FLAG_ENCODING_PARAM },                                                     \
+    { "rtx_pt", "RFC 4588 RTX payload type for retransmissions (-1: resend the original packet)", \
+      offsetof(ctx, field.rtx_pt), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, 127,             \
+      AV_OPT_FLAG_ENCODING_PARAM },                                                     \
+    { "rtx_ssrc", "SSRC of the RTX stream (0: random)",                                \
+      offsetof(ctx, field.rtx_ssrc), AV_OPT_TYPE_UINT, { .i64 = 0 }, 0, UINT32_MAX,     \
+      AV_OPT_FLAG_ENCODING_PARAM },                                                     \
+    { "sr_interval", "time between sender reports (0: the RFC 3550 rule)",             \
+      offsetof(ctx, field.sr_interval), AV_OPT_TYPE_DURATION, { .i64 = 0 }, 0, 3600000000LL, \
+      AV_OPT_FLAG_ENCODING_PARAM },                                                     \
+    { "stats_interval", "time between receiver statistics logs at verbose level (0: none)", \
+      offsetof(ctx, field.stats_interval), AV_OPT_TYPE_DURATION, { .i64 = 5000000 }, 0, \
+      3600000000LL, AV_OPT_FLAG_ENCODING_PARAM },                                       \
+    { "stats_file", "write the statistics as JSON lines to this file",                 \
+      offsetof(ctx, field.stats_file), AV_OPT_TYPE_STRING, { .str = NULL }, 0, 0,       \
+      AV_OPT_FLAG_ENCODING_PARAM },                                                     \
+    { "keyframe_min_interval", "minimum time between keyframe requests raised on PLI/FIR", \
+      offsetof(ctx, field.kf_min_interval), AV_OPT_TYPE_DURATION, { .i64 = 300000 }, 0, \
+      3600000000LL, AV_OPT_FLAG_ENCODING_PARAM },                                       \
+    { "bye", "send an RTCP BYE when the stream ends",                                  \
+      offsetof(ctx, field.bye), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, AV_OPT_FLAG_ENCODING_PARAM }
 
 /**
  * Check the packet size against the network and the codec, warn about
@@ -69,5 +111,17 @@ int ff_rtpenc_ext_packet_done(AVFormatContext *s1, int ret);
 
 /** Log the send statistics and free the sender. */
 void ff_rtpenc_ext_close(AVFormatContext *s1);
+
+/** Whether the trailer sends a BYE (rtpflags send_bye or the bye option). */
+int ff_rtpenc_ext_want_bye(AVFormatContext *s1);
+
+/**
+ * SDP for an rtp muxer context (fmt may be anything, or NULL): the profile
+ * of the m= line, and the feedback and RTX attributes after the others.
+ */
+const char *ff_rtpenc_ext_sdp_profile(const AVFormatContext *fmt);
+int ff_rtpenc_ext_sdp_rtx_pt(const AVFormatContext *fmt);
+void ff_rtpenc_ext_sdp_attributes(char *buff, int size, const AVStream *st,
+                                  int payload_type, const AVFormatContext *fmt);
 
 #endif /* AVFORMAT_RTPENC_EXT_H */

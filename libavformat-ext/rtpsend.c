@@ -113,6 +113,9 @@ struct FFRTPSender {
     } cmsg[MAX_QUEUE];
 #endif
 
+    void (*sent_cb)(void *opaque, AVBufferRef **bufs, const int *sizes, int nb);
+    void *sent_opaque;
+
     FFRTPSendStats st;
     int64_t refused_log_time;
     uint64_t refused_logged;
@@ -420,6 +423,25 @@ static int send_batch(FFRTPSender *s)
 }
 #endif
 
+void ff_rtp_sender_set_sent_cb(FFRTPSender *s,
+                               void (*cb)(void *opaque, AVBufferRef **bufs,
+                                          const int *sizes, int nb),
+                               void *opaque)
+{
+    s->sent_cb     = cb;
+    s->sent_opaque = opaque;
+}
+
+void ff_rtp_sender_socket(const FFRTPSender *s, int rtcp, int *fd,
+                          const struct sockaddr **dest, int *dest_len)
+{
+    const SendSocket *sock = rtcp ? &s->rtcp : &s->rtp;
+
+    *fd       = sock->fd;
+    *dest     = sock->connected ? NULL : (const struct sockaddr *)&sock->dest;
+    *dest_len = sock->dest_len;
+}
+
 static void clear_queue(FFRTPSender *s)
 {
     for (int i = 0; i < s->nb_queued; i++)
@@ -444,6 +466,8 @@ int ff_rtp_sender_flush(FFRTPSender *s)
     if (ret >= 0) {
         s->st.packets += s->nb_queued;
         s->st.bytes   += s->queued_bytes;
+        if (s->sent_cb)
+            s->sent_cb(s->sent_opaque, s->queue, s->sizes, s->nb_queued);
     }
     clear_queue(s);
     return ret;

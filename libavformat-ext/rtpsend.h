@@ -26,6 +26,8 @@
 #include "libavutil/buffer.h"
 #include "avio.h"
 
+struct sockaddr;
+
 enum FFRTPSendMode {
     FF_RTP_SEND_AUTO,       ///< GSO if the kernel has it, else sendmmsg, else send
     FF_RTP_SEND_GSO,        ///< runs of equal-size packets as one UDP GSO message
@@ -82,6 +84,23 @@ int ff_rtp_sender_send_rtcp(FFRTPSender *s, const uint8_t *buf, int len);
 void ff_rtp_sender_get_stats(const FFRTPSender *s, FFRTPSendStats *st);
 
 const char *ff_rtp_sender_mode_name(enum FFRTPSendMode mode);
+
+/**
+ * Hand every packet the sender has sent to cb instead of unreferencing it:
+ * cb may steal the references (set bufs[i] to NULL) to keep them, for a
+ * retransmission history. Called from ff_rtp_sender_flush().
+ */
+void ff_rtp_sender_set_sent_cb(FFRTPSender *s,
+                               void (*cb)(void *opaque, AVBufferRef **bufs,
+                                          const int *sizes, int nb),
+                               void *opaque);
+
+/**
+ * The RTP (rtcp = 0) or RTCP (rtcp = 1) socket, and its destination when
+ * it is not connected (*dest NULL when it is).
+ */
+void ff_rtp_sender_socket(const FFRTPSender *s, int rtcp, int *fd,
+                          const struct sockaddr **dest, int *dest_len);
 
 /** Free the sender; packets still queued are dropped. */
 void ff_rtp_sender_free(FFRTPSender **ps);

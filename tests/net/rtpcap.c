@@ -14,6 +14,16 @@
  *       as one unit, as a NIC's segmentation offload would keep it off the
  *       sender's CPU; without it the loopback receive path segments it in
  *       the sender's system call.
+ *   rtpcap relay OUT.pcap READY SEED LOSS_PPM BURST DELAY_MS IDLE_MS TOTAL_MS IN_PORT OUT_PORT SENDER_RTCP
+ *       A lossy relay between an RTP sender and a receiver. RTP arriving on
+ *       IN_PORT goes to OUT_PORT; packets are dropped LOSS_PPM per million on
+ *       average, in bursts of BURST packets (1: independent losses), from a
+ *       fixed SEED. RTCP arriving on IN_PORT + 1 from the sender (from port
+ *       SENDER_RTCP) goes to OUT_PORT + 1; RTCP from anyone else (the
+ *       receiver) goes back to 127.0.0.1:SENDER_RTCP. Everything towards the receiver is delayed by DELAY_MS, so
+ *       the round trip grows by exactly that. OUT.pcap gets every datagram
+ *       the relay received, to its own port numbers. At the end it prints
+ *       one line of counts.
  *   rtpcap dump IN.pcap PORT [TSBASE]
  *       One line per datagram sent to PORT: its size and bytes in hex. With
  *       TSBASE, RTP timestamps are shifted so that the first one is TSBASE
@@ -247,6 +257,170 @@ static int sink(int argc, char **argv)
     return 0;
 }
 
+
+static uint64_t rng_state;
+
+static uint32_t rng(void)
+{
+    /* xorshift64*: reproducible from the seed */
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (rng_state * 2685821657736338717ULL) >> 32;
+}
+
+typedef struct Pending {
+    struct Pending *next;
+    int64_t due;
+    int fd;
+    struct sockaddr_in to;
+    int len;
+    uint8_t data[];
+} Pending;
+
+static Pending *pend_head, *pend_tail;
+
+static int enqueue(int fd, const struct sockaddr_in *to, const uint8_t *buf, int len, int64_t due)
+{
+    Pending *p = malloc(sizeof(*p) + len);
+    if (!p)
+        return -1;
+    p->next = NULL;
+    p->due  = due;
+    p->fd   = fd;
+    p->to   = *to;
+    p->len  = len;
+    memcpy(p->data, buf, len);
+    /* delays are constant per direction and the backward one is 0: keep
+     * the queue sorted by inserting from the tail */
+    if (!pend_tail || pend_tail->due <= due) {
+        if (pend_tail)
+            pend_tail->next = p;
+        else
+            pend_head = p;
+        pend_tail = p;
+    } else {
+        Pending **pp = &pend_head;
+        while (*pp && (*pp)->due <= due)
+            pp = &(*pp)->next;
+        p->next = *pp;
+        *pp = p;
+    }
+    return 0;
+}
+
+static int relay(int argc, char **argv)
+{
+    const char *out = argv[2], *ready = argv[3];
+    long loss_ppm = atol(argv[5]), burst = atol(argv[6]), delay = atol(argv[7]);
+    long idle = atol(argv[8]), total = atol(argv[9]);
+    int in_port = atoi(argv[10]), out_port = atoi(argv[11]), sender_port = atoi(argv[12]);
+    struct sockaddr_in to_rtp = { .sin_family = AF_INET }, to_rtcp = { .sin_family = AF_INET };
+    struct sockaddr_in sender_rtcp = { .sin_family = AF_INET };
+    struct pollfd pfd[2];
+    static uint8_t buf[MAX_DGRAM];
+    long rtp_in = 0, rtp_dropped = 0, rtp_out = 0, rtcp_fwd = 0, rtcp_back = 0, burst_left = 0;
+    int64_t start = now_ms(), last = 0;
+    FILE *f, *r;
+
+    rng_state = strtoull(argv[4], NULL, 0) | 1;
+    if (burst < 1)
+        burst = 1;
+    to_rtp.sin_addr.s_addr = to_rtcp.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    sender_rtcp.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    sender_rtcp.sin_port = htons(sender_port);
+    to_rtp.sin_port  = htons(out_port);
+    to_rtcp.sin_port = htons(out_port + 1);
+    for (int i = 0; i < 2; i++) {
+        struct sockaddr_in a = { .sin_family = AF_INET };
+        int fd = socket(AF_INET, SOCK_DGRAM, 0), sz = 16 << 20;
+        a.sin_port = htons(in_port + i);
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+            perror("rtpcap: bind");
+            return 1;
+        }
+        if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) < 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+        pfd[i].fd = fd;
+        pfd[i].events = POLLIN;
+    }
+    if (!(f = fopen(out, "wb")) || !(r = fopen(ready, "w"))) {
+        perror("rtpcap: fopen");
+        return 1;
+    }
+    fclose(r);
+    {
+        uint32_t ghdr[6] = { 0xa1b2c3d4, 0x00040002, 0, 0, 262144, 101 };
+        fwrite(ghdr, sizeof(ghdr), 1, f);
+    }
+
+    for (;;) {
+        int64_t t = now_ms(), wait = start + total - t;
+        while (pend_head && pend_head->due <= t) {
+            Pending *p = pend_head;
+            sendto(p->fd, p->data, p->len, 0, (struct sockaddr *)&p->to, sizeof(p->to));
+            pend_head = p->next;
+            if (!pend_head)
+                pend_tail = NULL;
+            free(p);
+        }
+        if (pend_head && pend_head->due - t < wait)
+            wait = pend_head->due - t;
+        if (!pend_head && last && last + idle - t < wait)
+            wait = last + idle - t;
+        if (wait <= 0 && !pend_head)
+            break;
+        if (poll(pfd, 2, wait > 0 ? wait : 0) <= 0)
+            continue;
+        for (int i = 0; i < 2; i++) {
+            struct sockaddr_in from;
+            socklen_t fl = sizeof(from);
+            ssize_t n;
+            if (!(pfd[i].revents & POLLIN))
+                continue;
+            while ((n = recvfrom(pfd[i].fd, buf, sizeof(buf), MSG_DONTWAIT,
+                                 (struct sockaddr *)&from, &fl)) >= 0) {
+                int from_receiver;
+                fl = sizeof(from);
+                last = now_ms();
+                write_record(f, ntohs(from.sin_port), in_port + i, buf, n);
+                from_receiver = i == 1 ? ntohs(from.sin_port) != sender_port
+                                       : ntohs(from.sin_port) == out_port ||
+                                         ntohs(from.sin_port) == out_port + 1;
+                if (from_receiver) {
+                    enqueue(pfd[1].fd, &sender_rtcp, buf, n, last);
+                    rtcp_back++;
+                } else if (i == 1) {
+                    enqueue(pfd[1].fd, &to_rtcp, buf, n, last + delay);
+                    rtcp_fwd++;
+                } else {
+                    int drop;
+                    rtp_in++;
+                    if (burst_left > 0) {
+                        drop = 1;
+                        burst_left--;
+                    } else {
+                        drop = rng() % 1000000 < (uint32_t)(loss_ppm / burst);
+                        if (drop)
+                            burst_left = burst - 1;
+                    }
+                    if (drop) {
+                        rtp_dropped++;
+                    } else {
+                        enqueue(pfd[0].fd, &to_rtp, buf, n, last + delay);
+                        rtp_out++;
+                    }
+                }
+            }
+        }
+    }
+    fclose(f);
+    printf("rtp_in %ld rtp_dropped %ld rtp_forwarded %ld rtcp_to_receiver %ld rtcp_to_sender %ld\n",
+           rtp_in, rtp_dropped, rtp_out, rtcp_fwd, rtcp_back);
+    return 0;
+}
+
 static int dump(int argc, char **argv)
 {
     FILE *f = fopen(argv[2], "rb");
@@ -292,12 +466,15 @@ int main(int argc, char **argv)
 {
     if (argc >= 8 && !strcmp(argv[1], "capture"))
         return capture(argc, argv);
+    if (argc >= 13 && !strcmp(argv[1], "relay"))
+        return relay(argc, argv);
     if (argc >= 6 && !strcmp(argv[1], "sink"))
         return sink(argc, argv);
     if (argc >= 4 && !strcmp(argv[1], "dump"))
         return dump(argc, argv);
     fprintf(stderr, "usage: rtpcap capture OUT READY MAXPKTS IDLE_MS TOTAL_MS PORT...\n"
                     "       rtpcap sink GRO IDLE_MS TOTAL_MS PORT...\n"
+                    "       rtpcap relay OUT READY SEED LOSS_PPM BURST DELAY_MS IDLE_MS TOTAL_MS IN_PORT OUT_PORT SENDER_RTCP\n"
                     "       rtpcap dump IN PORT [TSBASE]\n");
     return 2;
 }

@@ -1,0 +1,698 @@
+/*
+ * RTCP feedback for the RTP muxer: receiver reports, NACK, PLI/FIR, SRs
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * One thread per RTP muxer reads the RTCP socket with poll(), so a NACK is
+ * answered as soon as it arrives, between frames too. It parses with
+ * lcv_rtcp (a pooled context: no allocation), keeps per-receiver statistics
+ * from report blocks, REMB and transport-cc, answers NACKs from the history,
+ * raises keyframe requests on PLI and new FIRs, and sends the SRs on the
+ * RFC 3550 schedule (or a fixed interval), packets or not.
+ *
+ * The history holds the references the send path hands over after each
+ * flush (rtpsend.c), in send order, so sequence number n sits at
+ * (n - first) from the oldest entry. Entries leave it when older than
+ * history_ms or when it is full; their buffers go back to the send path's
+ * pool. A retransmission is sent from the history's buffer under the lock
+ * (plain), or rebuilt into one scratch buffer as RFC 4588 RTX: no
+ * allocation per NACK. A token bucket refilled at max_share of the media
+ * bitrate over the history window limits what is resent.
+ */
+
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "libavutil/avassert.h"
+#include "libavutil/intreadwrite.h"
+#include "libavutil/lfg.h"
+#include "libavutil/mathematics.h"
+#include "libavutil/mem.h"
+#include "libavutil/random_seed.h"
+#include "libavutil/thread.h"
+#include "libavutil/time.h"
+
+#include "avio.h"
+#include "internal.h"
+#include "network.h"
+#include "rtpfb.h"
+
+#if HAVE_POLL_H
+#include <poll.h>
+#endif
+
+#define HIST_MAX_PACKETS 32768
+#define HIST_MAX_BYTES   (64 << 20)
+#define RTCP_MAX_SIZE    1500
+
+typedef struct HistEntry {
+    AVBufferRef *buf;
+    int size;
+    uint16_t seq;
+    int64_t time;
+} HistEntry;
+
+typedef struct Receiver {
+    int fir_seen;
+    uint8_t fir_seq;
+} Receiver;
+
+struct FFRTPFeedback {
+    void *logctx;
+    FFRTPSender *sender;
+    FFRTPFeedbackConfig cfg;
+    char *cname;
+    AVIOContext *stats_file;
+    int rtp_fd, rtcp_fd;
+    const struct sockaddr *rtp_dest, *rtcp_dest;
+    int rtp_dest_len, rtcp_dest_len;
+
+    pthread_t thread;
+    int thread_started;
+    int stop_pipe[2];
+    pthread_mutex_t lock;
+    int lock_init;
+
+    /* everything below: under lock */
+    HistEntry *hist;
+    int hist_start, hist_count;
+    int64_t hist_bytes;
+    double tokens;
+    int64_t tokens_time;
+    uint16_t rtx_seq;
+
+    uint32_t sr_mid[8];             ///< middle 32 bits of the last SRs' NTP times
+    int sr_idx;
+    int64_t next_sr, next_stats;
+    double avg_rtcp_size;
+
+    LCVRTPSenderStats st;
+    Receiver rx[LCV_RTP_MAX_RECEIVERS];
+    int64_t last_kf_request;
+    atomic_int kf_pending;
+
+    LCVRTCPPool *pool;
+    AVLFG lfg;
+    uint8_t *rtx_buf;
+    uint8_t rtcp_in[RTCP_MAX_SIZE];
+    int64_t malformed_log_time;
+};
+
+static uint64_t ntp64(int64_t ntp_us)
+{
+    return (uint64_t)(ntp_us / 1000000) << 32 |
+           (uint32_t)(((ntp_us % 1000000) << 32) / 1000000);
+}
+
+/** Send one datagram from the feedback thread; refusals are counted. */
+static int send_dgram(FFRTPFeedback *fb, int rtcp, const uint8_t *buf, int len)
+{
+    int fd = rtcp ? fb->rtcp_fd : fb->rtp_fd;
+    const struct sockaddr *dest = rtcp ? fb->rtcp_dest : fb->rtp_dest;
+    int dest_len = rtcp ? fb->rtcp_dest_len : fb->rtp_dest_len;
+
+    for (int tries = 0; tries < 4; tries++) {
+        int ret = dest ? sendto(fd, buf, len, 0, dest, dest_len)
+                       : send(fd, buf, len, 0);
+        if (ret >= 0)
+            return 0;
+        if (errno == ECONNREFUSED) {
+            fb->st.econnrefused++;
+            continue;
+        }
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS) {
+            av_usleep(200);
+            continue;
+        }
+        return AVERROR(errno);
+    }
+    return AVERROR(EAGAIN);
+}
+
+/* ---- history (called from the muxer thread through the send path) ---- */
+
+static void hist_pop(FFRTPFeedback *fb)
+{
+    HistEntry *e = &fb->hist[fb->hist_start];
+
+    fb->hist_bytes -= e->size;
+    av_buffer_unref(&e->buf);
+    fb->hist_start = (fb->hist_start + 1) % HIST_MAX_PACKETS;
+    fb->hist_count--;
+}
+
+static void on_sent(void *opaque, AVBufferRef **bufs, const int *sizes, int nb)
+{
+    FFRTPFeedback *fb = opaque;
+    int64_t now = av_gettime_relative();
+
+    pthread_mutex_lock(&fb->lock);
+    for (int i = 0; i < nb; i++) {
+        HistEntry *e;
+        uint16_t seq = AV_RB16(bufs[i]->data + 2);
+
+        fb->st.packets++;
+        fb->st.octets += sizes[i] - 12;
+        if (!fb->cfg.nack || !fb->cfg.history_ms)
+            continue;
+        /* the sequence numbers of the history must stay contiguous */
+        if (fb->hist_count &&
+            fb->hist[(fb->hist_start + fb->hist_count - 1) % HIST_MAX_PACKETS].seq != (uint16_t)(seq - 1))
+            while (fb->hist_count)
+                hist_pop(fb);
+        while (fb->hist_count &&
+               (fb->hist_count == HIST_MAX_PACKETS || fb->hist_bytes + sizes[i] > HIST_MAX_BYTES ||
+                now - fb->hist[fb->hist_start].time > fb->cfg.history_ms * 1000LL))
+            hist_pop(fb);
+        e = &fb->hist[(fb->hist_start + fb->hist_count++) % HIST_MAX_PACKETS];
+        e->buf  = bufs[i];          /* steal the reference: no copy */
+        e->size = sizes[i];
+        e->seq  = seq;
+        e->time = now;
+        bufs[i] = NULL;
+        fb->hist_bytes += sizes[i];
+    }
+    pthread_mutex_unlock(&fb->lock);
+}
+
+/* ---- the feedback thread ---- */
+
+static LCVRTPReceiverStats *receiver(FFRTPFeedback *fb, uint32_t ssrc, Receiver **priv)
+{
+    for (int i = 0; i < fb->st.nb_receivers; i++)
+        if (fb->st.receivers[i].ssrc == ssrc) {
+            *priv = &fb->rx[i];
+            return &fb->st.receivers[i];
+        }
+    if (fb->st.nb_receivers == LCV_RTP_MAX_RECEIVERS)
+        return NULL;
+    memset(&fb->st.receivers[fb->st.nb_receivers], 0, sizeof(fb->st.receivers[0]));
+    fb->st.receivers[fb->st.nb_receivers].ssrc   = ssrc;
+    fb->st.receivers[fb->st.nb_receivers].rtt_ms = -1;
+    memset(&fb->rx[fb->st.nb_receivers], 0, sizeof(fb->rx[0]));
+    *priv = &fb->rx[fb->st.nb_receivers];
+    return &fb->st.receivers[fb->st.nb_receivers++];
+}
+
+static void request_keyframe(FFRTPFeedback *fb, int64_t now)
+{
+    if (fb->last_kf_request && now - fb->last_kf_request < fb->cfg.kf_min_interval)
+        return;
+    fb->last_kf_request = now;
+    fb->st.keyframe_requests++;
+    atomic_store(&fb->kf_pending, 1);
+}
+
+/** Bytes per second of media over the history window. */
+static double media_rate(FFRTPFeedback *fb)
+{
+    int64_t span;
+
+    if (fb->hist_count < 2)
+        return 0;
+    span = fb->hist[(fb->hist_start + fb->hist_count - 1) % HIST_MAX_PACKETS].time -
+           fb->hist[fb->hist_start].time;
+    return fb->hist_bytes * 1e6 / FFMAX(span, 100000);
+}
+
+static void retransmit(FFRTPFeedback *fb, uint16_t seq, int64_t now)
+{
+    const HistEntry *e;
+    int idx, len, ret;
+    double rate, cap;
+
+    fb->st.nacked++;
+    if (!fb->hist_count ||
+        (idx = (uint16_t)(seq - fb->hist[fb->hist_start].seq)) >= fb->hist_count) {
+        fb->st.nack_missed++;
+        return;
+    }
+    e = &fb->hist[(fb->hist_start + idx) % HIST_MAX_PACKETS];
+    if (e->seq != seq || !e->buf) {
+        fb->st.nack_missed++;
+        return;
+    }
+    /* the budget: max_share of the media rate, at most one second's worth
+     * banked, and always room for one packet */
+    rate = media_rate(fb) * fb->cfg.max_share;
+    cap  = FFMAX(rate, fb->cfg.packet_size + 2);
+    fb->tokens = FFMIN(cap, fb->tokens + rate * (now - fb->tokens_time) / 1e6);
+    fb->tokens_time = now;
+    len = e->size + (fb->cfg.rtx_pt >= 0 ? 2 : 0);
+    if (fb->tokens < len) {
+        fb->st.nack_rate_limited++;
+        return;
+    }
+    fb->tokens -= len;
+    if (fb->cfg.rtx_pt >= 0) {
+        /* RFC 4588: own PT, SSRC and sequence, the original timestamp, and
+         * the original sequence number before the payload */
+        uint8_t *p = fb->rtx_buf;
+        p[0] = e->buf->data[0];
+        p[1] = (e->buf->data[1] & 0x80) | fb->cfg.rtx_pt;
+        AV_WB16(p + 2, fb->rtx_seq++);
+        memcpy(p + 4, e->buf->data + 4, 4);
+        AV_WB32(p + 8, fb->cfg.rtx_ssrc);
+        AV_WB16(p + 12, seq);
+        memcpy(p + 14, e->buf->data + 12, e->size - 12);
+        ret = send_dgram(fb, 0, p, len);
+    } else {
+        ret = send_dgram(fb, 0, e->buf->data, e->size);
+    }
+    if (ret >= 0) {
+        fb->st.retransmitted++;
+        fb->st.retransmitted_octets += len;
+    }
+}
+
+static void log_malformed(FFRTPFeedback *fb, const LCVRTCPContext *ctx, int64_t now)
+{
+    fb->st.rtcp_malformed++;
+    if (now - fb->malformed_log_time < 1000000)
+        return;
+    fb->malformed_log_time = now;
+    av_log(fb->logctx, AV_LOG_DEBUG, "malformed RTCP dropped (%s at byte %d), %"PRIu64" so far\n",
+           ctx->error ? ctx->error : "?", ctx->error_offset, fb->st.rtcp_malformed);
+}
+
+static void handle_report(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now)
+{
+    for (int i = 0; i < p->rr.nb_reports; i++) {
+        LCVRTCPReportBlock rb;
+        LCVRTPReceiverStats *r;
+        Receiver *priv;
+
+        lcv_rtcp_report_block(p, i, &rb);
+        if (rb.ssrc != fb->cfg.ssrc || !(r = receiver(fb, p->ssrc, &priv)))
+            continue;
+        r->reports++;
+        r->last_report_us  = now;
+        r->fraction_lost   = rb.fraction_lost / 256.0;
+        r->cumulative_lost = rb.cumulative_lost;
+        r->highest_seq     = rb.highest_seq;
+        r->jitter_ms       = rb.jitter * 1000.0 / fb->cfg.clock_rate;
+        if (rb.lsr) {
+            for (int j = 0; j < FF_ARRAY_ELEMS(fb->sr_mid); j++) {
+                if (fb->sr_mid[j] == rb.lsr) {
+                    uint32_t a = ntp64(ff_ntp_time()) >> 16;
+                    int32_t rtt = a - rb.lsr - rb.dlsr;
+                    if (rtt >= 0)
+                        r->rtt_ms = rtt * 1000.0 / 65536;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+static void handle_packet(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now)
+{
+    LCVRTPReceiverStats *r;
+    Receiver *priv;
+    LCVRTCPIter it;
+
+    switch (p->type) {
+    case LCV_RTCP_SR:
+    case LCV_RTCP_RR:
+        handle_report(fb, p, now);
+        break;
+    case LCV_RTCP_BYE:
+        if ((r = receiver(fb, p->ssrc, &priv)))
+            r->bye = 1;
+        break;
+    case LCV_RTCP_RTPFB:
+        if (p->fb.media_ssrc != fb->cfg.ssrc || !(r = receiver(fb, p->ssrc, &priv)))
+            break;
+        if (p->fmt == LCV_RTPFB_NACK) {
+            uint16_t seq;
+            r->nacks++;
+            fb->st.nack_packets++;
+            if (!fb->cfg.nack)
+                break;
+            lcv_rtcp_iter_init(&it, p);
+            while (lcv_rtcp_nack_next(&it, &seq) > 0)
+                retransmit(fb, seq, now);
+        } else if (p->fmt == LCV_RTPFB_TWCC) {
+            LCVRTCPTwccItem item;
+            r->twcc_reports++;
+            lcv_rtcp_iter_init(&it, p);
+            while (lcv_rtcp_twcc_next(&it, &item) > 0) {
+                r->twcc_packets++;
+                if (item.status) {
+                    r->twcc_received++;
+                    r->twcc_last_arrival_us = item.arrival_us;
+                }
+            }
+        }
+        break;
+    case LCV_RTCP_PSFB:
+        if (p->fmt == LCV_PSFB_PLI) {
+            if (p->fb.media_ssrc != fb->cfg.ssrc || !(r = receiver(fb, p->ssrc, &priv)))
+                break;
+            r->plis++;
+            fb->st.pli++;
+            request_keyframe(fb, now);
+        } else if (p->fmt == LCV_PSFB_FIR) {
+            LCVRTCPFirItem item;
+            if (!(r = receiver(fb, p->ssrc, &priv)))
+                break;
+            lcv_rtcp_iter_init(&it, p);
+            while (lcv_rtcp_fir_next(&it, &item) > 0) {
+                if (item.ssrc != fb->cfg.ssrc)
+                    continue;
+                /* RFC 5104 4.3.1: a repeated sequence number is a
+                 * retransmission of the same request */
+                if (priv->fir_seen && item.seq == priv->fir_seq)
+                    continue;
+                priv->fir_seen = 1;
+                priv->fir_seq  = item.seq;
+                r->firs++;
+                fb->st.fir++;
+                request_keyframe(fb, now);
+            }
+        } else if (p->fmt == LCV_PSFB_AFB) {
+            LCVRTCPRemb remb;
+            if (lcv_rtcp_remb(p, &remb) > 0 && (r = receiver(fb, p->ssrc, &priv)))
+                r->remb_bitrate = remb.bitrate;
+        }
+        break;
+    }
+}
+
+static void handle_datagram(FFRTPFeedback *fb, const uint8_t *buf, int len, int64_t now)
+{
+    LCVRTCPContext *ctx = lcv_rtcp_pool_get(fb->pool);
+
+    if (!ctx)
+        return;
+    fb->st.rtcp_received++;
+    fb->avg_rtcp_size += (len + 28 - fb->avg_rtcp_size) / 16;
+    if (lcv_rtcp_parse(ctx, buf, len, LCV_RTCP_FLAG_REDUCED_SIZE) < 0) {
+        log_malformed(fb, ctx, now);
+    } else {
+        for (int i = 0; i < ctx->nb_packets; i++)
+            handle_packet(fb, &ctx->packets[i], now);
+    }
+    lcv_rtcp_context_release(&ctx);
+}
+
+/** RFC 3550 6.3.1 and A.7, for a sender: the next RTCP interval, in us. */
+static int64_t rtcp_interval(FFRTPFeedback *fb, int initial)
+{
+    double bw = media_rate(fb) * 0.05 * 0.25;   /* RTCP: 5 %, senders: a quarter */
+    double t  = bw > 0 ? fb->avg_rtcp_size / bw : 0;
+    double tmin = initial ? 2.5 : 5.0;
+
+    if (fb->cfg.sr_interval > 0)
+        return fb->cfg.sr_interval;
+    t = FFMAX(t, tmin);
+    /* randomized over [0.5, 1.5] T, compensated for timer reconsideration */
+    t *= 0.5 + av_lfg_get(&fb->lfg) / 4294967296.0;
+    return t / (M_E - 1.5) * 1e6;
+}
+
+static void send_sr(FFRTPFeedback *fb, int64_t now)
+{
+    uint8_t buf[28 + 4 + 4 + 2 + 255 + 1 + 3];
+    LCVRTCPWriter w;
+    int64_t ntp_us = ff_ntp_time();
+    uint64_t ntp = ntp64(ntp_us);
+    uint32_t rtp_ts = av_rescale(ntp_us - fb->cfg.first_ntp, fb->cfg.clock_rate, 1000000) +
+                      fb->cfg.base_timestamp;
+    int ret;
+
+    lcv_rtcp_writer_init(&w, buf, sizeof(buf));
+    ret = lcv_rtcp_write_sr(&w, fb->cfg.ssrc, ntp, rtp_ts, fb->st.packets, fb->st.octets,
+                            NULL, 0);
+    if (ret >= 0 && fb->cname) {
+        LCVRTCPSdesItem cname = {
+            .ssrc  = fb->cfg.ssrc,
+            .type  = LCV_SDES_CNAME,
+            .value = (const uint8_t *)fb->cname,
+            .len   = FFMIN(strlen(fb->cname), 255),
+        };
+        ret = lcv_rtcp_write_sdes(&w, &cname, 1);
+    }
+    if (ret >= 0)
+        ret = lcv_rtcp_writer_finish(&w, 4);
+    if (ret >= 0 && send_dgram(fb, 1, buf, ret) >= 0) {
+        fb->sr_mid[fb->sr_idx++ % FF_ARRAY_ELEMS(fb->sr_mid)] = ntp >> 16;
+        fb->st.sr_sent++;
+        fb->avg_rtcp_size += (ret + 28 - fb->avg_rtcp_size) / 16;
+    }
+}
+
+static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
+{
+    const LCVRTPSenderStats *st = &fb->st;
+    char line[4096];
+    int n;
+
+    av_log(fb->logctx, final ? AV_LOG_VERBOSE : AV_LOG_VERBOSE,
+           "RTCP%s: %"PRIu64" packets sent, %"PRIu64" SRs; %"PRIu64" RTCP in (%"PRIu64" malformed); "
+           "NACKs %"PRIu64" for %"PRIu64" packets: %"PRIu64" resent, %"PRIu64" not in history, "
+           "%"PRIu64" over budget; PLI %"PRIu64", FIR %"PRIu64", keyframe requests %"PRIu64"\n",
+           final ? " (final)" : "", st->packets, st->sr_sent, st->rtcp_received, st->rtcp_malformed,
+           st->nack_packets, st->nacked, st->retransmitted, st->nack_missed,
+           st->nack_rate_limited, st->pli, st->fir, st->keyframe_requests);
+    for (int i = 0; i < st->nb_receivers; i++) {
+        const LCVRTPReceiverStats *r = &st->receivers[i];
+        av_log(fb->logctx, AV_LOG_VERBOSE,
+               "RTCP receiver %08"PRIx32": lost %.1f %% (%"PRId64" in all), highest seq %"PRIu32", "
+               "jitter %.2f ms, RTT %.2f ms, REMB %"PRIu64" bit/s%s\n",
+               r->ssrc, r->fraction_lost * 100, r->cumulative_lost, r->highest_seq,
+               r->jitter_ms, r->rtt_ms, r->remb_bitrate, r->bye ? ", left (BYE)" : "");
+    }
+    if (!fb->stats_file)
+        return;
+    n = snprintf(line, sizeof(line),
+                 "{\"time_us\":%"PRId64",\"ssrc\":%"PRIu32",\"packets\":%"PRIu64",\"octets\":%"PRIu64","
+                 "\"sr_sent\":%"PRIu64",\"rtcp_received\":%"PRIu64",\"rtcp_malformed\":%"PRIu64","
+                 "\"nack_packets\":%"PRIu64",\"nacked\":%"PRIu64",\"retransmitted\":%"PRIu64","
+                 "\"retransmitted_octets\":%"PRIu64",\"nack_missed\":%"PRIu64",\"nack_rate_limited\":%"PRIu64","
+                 "\"pli\":%"PRIu64",\"fir\":%"PRIu64",\"keyframe_requests\":%"PRIu64",\"final\":%s,\"receivers\":[",
+                 now, st->ssrc, st->packets, st->octets, st->sr_sent, st->rtcp_received,
+                 st->rtcp_malformed, st->nack_packets, st->nacked, st->retransmitted,
+                 st->retransmitted_octets, st->nack_missed, st->nack_rate_limited, st->pli,
+                 st->fir, st->keyframe_requests, final ? "true" : "false");
+    for (int i = 0; i < st->nb_receivers && n < sizeof(line); i++) {
+        const LCVRTPReceiverStats *r = &st->receivers[i];
+        n += snprintf(line + n, sizeof(line) - n,
+                      "%s{\"ssrc\":%"PRIu32",\"reports\":%"PRIu64",\"fraction_lost\":%.6f,"
+                      "\"cumulative_lost\":%"PRId64",\"highest_seq\":%"PRIu32",\"jitter_ms\":%.3f,"
+                      "\"rtt_ms\":%.3f,\"nacks\":%"PRIu64",\"plis\":%"PRIu64",\"firs\":%"PRIu64","
+                      "\"remb_bitrate\":%"PRIu64",\"twcc_reports\":%"PRIu64",\"twcc_packets\":%"PRIu64","
+                      "\"twcc_received\":%"PRIu64",\"bye\":%s}",
+                      i ? "," : "", r->ssrc, r->reports, r->fraction_lost, r->cumulative_lost,
+                      r->highest_seq, r->jitter_ms, r->rtt_ms, r->nacks, r->plis, r->firs,
+                      r->remb_bitrate, r->twcc_reports, r->twcc_packets, r->twcc_received,
+                      r->bye ? "true" : "false");
+    }
+    if (n < sizeof(line) - 3) {
+        n += snprintf(line + n, sizeof(line) - n, "]}\n");
+        avio_write(fb->stats_file, line, n);
+        avio_flush(fb->stats_file);
+    }
+}
+
+static void *feedback_thread(void *arg)
+{
+    FFRTPFeedback *fb = arg;
+    struct pollfd p[2] = {
+        { .fd = fb->rtcp_fd,      .events = POLLIN },
+        { .fd = fb->stop_pipe[0], .events = POLLIN },
+    };
+
+    ff_thread_setname("rtcp-fb");
+    for (;;) {
+        int64_t now = av_gettime_relative(), wait;
+        int ret;
+
+        pthread_mutex_lock(&fb->lock);
+        if (fb->st.packets && !fb->next_sr) {
+            send_sr(fb, now);           /* the first SR, with the first packets */
+            fb->next_sr = now + rtcp_interval(fb, 1);
+        } else if (fb->next_sr && now >= fb->next_sr) {
+            send_sr(fb, now);
+            fb->next_sr = now + rtcp_interval(fb, 0);
+        }
+        if (fb->cfg.stats_interval > 0 && now >= fb->next_stats) {
+            if (fb->next_stats)
+                write_stats(fb, now, 0);
+            fb->next_stats = now + fb->cfg.stats_interval;
+        }
+        wait = fb->next_sr ? fb->next_sr - now : 20000;
+        if (fb->cfg.stats_interval > 0)
+            wait = FFMIN(wait, fb->next_stats - now);
+        pthread_mutex_unlock(&fb->lock);
+
+        ret = poll(p, 2, FFMAX(1, (int)FFMIN(wait / 1000 + 1, 1000)));
+        if (ret < 0 && errno != EINTR)
+            break;
+        if (p[1].revents)
+            break;
+        if (p[0].revents & POLLIN) {
+            /* drain whatever is there */
+            for (int i = 0; i < 64; i++) {
+                int len = recv(fb->rtcp_fd, fb->rtcp_in, sizeof(fb->rtcp_in), MSG_DONTWAIT);
+                if (len < 0) {
+                    if (errno == ECONNREFUSED) {
+                        pthread_mutex_lock(&fb->lock);
+                        fb->st.econnrefused++;
+                        pthread_mutex_unlock(&fb->lock);
+                        continue;
+                    }
+                    break;
+                }
+                pthread_mutex_lock(&fb->lock);
+                handle_datagram(fb, fb->rtcp_in, len, av_gettime_relative());
+                pthread_mutex_unlock(&fb->lock);
+            }
+        } else if (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+            /* a pending socket error (ICMP): consume it */
+            int err = 0;
+            socklen_t l = sizeof(err);
+            getsockopt(fb->rtcp_fd, SOL_SOCKET, SO_ERROR, &err, &l);
+            if (p[0].revents & POLLNVAL)
+                break;
+        }
+    }
+    return NULL;
+}
+
+int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
+                   const FFRTPFeedbackConfig *cfg)
+{
+    FFRTPFeedback *fb;
+    int ret;
+
+    *pfb = NULL;
+    if (!(fb = av_mallocz(sizeof(*fb))))
+        return AVERROR(ENOMEM);
+    fb->logctx       = logctx;
+    fb->sender       = sender;
+    fb->cfg          = *cfg;
+    fb->cfg.cname    = NULL;
+    fb->cfg.stats_file = NULL;
+    fb->stop_pipe[0] = fb->stop_pipe[1] = -1;
+    fb->st.ssrc      = cfg->ssrc;
+    fb->avg_rtcp_size = 28 + 28;
+    atomic_init(&fb->kf_pending, 0);
+    av_lfg_init(&fb->lfg, av_get_random_seed());
+    fb->rtx_seq = av_lfg_get(&fb->lfg) & 0x0fff;
+    if (fb->cfg.rtx_pt >= 0 && !fb->cfg.rtx_ssrc)
+        fb->cfg.rtx_ssrc = av_lfg_get(&fb->lfg);
+    ff_rtp_sender_socket(sender, 0, &fb->rtp_fd, &fb->rtp_dest, &fb->rtp_dest_len);
+    ff_rtp_sender_socket(sender, 1, &fb->rtcp_fd, &fb->rtcp_dest, &fb->rtcp_dest_len);
+
+    if (cfg->cname && !(fb->cname = av_strdup(cfg->cname))) {
+        ret = AVERROR(ENOMEM);
+        goto fail;
+    }
+    fb->hist    = av_calloc(HIST_MAX_PACKETS, sizeof(*fb->hist));
+    fb->rtx_buf = av_malloc(cfg->packet_size + 2);
+    fb->pool    = lcv_rtcp_pool_alloc(4);
+    if (!fb->hist || !fb->rtx_buf || !fb->pool) {
+        ret = AVERROR(ENOMEM);
+        goto fail;
+    }
+    if (cfg->stats_file && (ret = avio_open(&fb->stats_file, cfg->stats_file, AVIO_FLAG_WRITE)) < 0) {
+        av_log(logctx, AV_LOG_ERROR, "Could not open stats_file '%s': %s\n",
+               cfg->stats_file, av_err2str(ret));
+        goto fail;
+    }
+    if ((ret = pthread_mutex_init(&fb->lock, NULL))) {
+        ret = AVERROR(ret);
+        goto fail;
+    }
+    fb->lock_init = 1;
+    if (pipe(fb->stop_pipe) < 0) {
+        ret = AVERROR(errno);
+        goto fail;
+    }
+    ff_rtp_sender_set_sent_cb(sender, on_sent, fb);
+    if ((ret = pthread_create(&fb->thread, NULL, feedback_thread, fb))) {
+        ff_rtp_sender_set_sent_cb(sender, NULL, NULL);
+        ret = AVERROR(ret);
+        goto fail;
+    }
+    fb->thread_started = 1;
+    *pfb = fb;
+    return 0;
+fail:
+    ff_rtpfb_free(&fb);
+    return ret;
+}
+
+void ff_rtpfb_stop(FFRTPFeedback *fb)
+{
+    if (!fb || !fb->thread_started)
+        return;
+    if (write(fb->stop_pipe[1], "x", 1) < 0)
+        av_log(fb->logctx, AV_LOG_WARNING, "could not wake the RTCP thread\n");
+    pthread_join(fb->thread, NULL);
+    fb->thread_started = 0;
+}
+
+void ff_rtpfb_get_stats(FFRTPFeedback *fb, LCVRTPSenderStats *st)
+{
+    pthread_mutex_lock(&fb->lock);
+    *st = fb->st;
+    pthread_mutex_unlock(&fb->lock);
+}
+
+int ff_rtpfb_keyframe_requested(FFRTPFeedback *fb)
+{
+    return atomic_exchange(&fb->kf_pending, 0);
+}
+
+void ff_rtpfb_free(FFRTPFeedback **pfb)
+{
+    FFRTPFeedback *fb = *pfb;
+
+    if (!fb)
+        return;
+    ff_rtpfb_stop(fb);
+    ff_rtp_sender_set_sent_cb(fb->sender, NULL, NULL);
+    if (fb->lock_init) {
+        write_stats(fb, av_gettime_relative(), 1);
+        pthread_mutex_destroy(&fb->lock);
+    }
+    if (fb->hist)
+        while (fb->hist_count)
+            hist_pop(fb);
+    av_freep(&fb->hist);
+    av_freep(&fb->rtx_buf);
+    av_freep(&fb->cname);
+    lcv_rtcp_pool_free(&fb->pool);
+    avio_closep(&fb->stats_file);
+    if (fb->stop_pipe[0] >= 0)
+        close(fb->stop_pipe[0]);
+    if (fb->stop_pipe[1] >= 0)
+        close(fb->stop_pipe[1]);
+    av_freep(pfb);
+}

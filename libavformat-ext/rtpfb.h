@@ -1,0 +1,68 @@
+/*
+ * RTCP feedback for the RTP muxer: receiver reports, NACK, PLI/FIR, SRs
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVFORMAT_RTPFB_H
+#define AVFORMAT_RTPFB_H
+
+#include <stdint.h>
+
+#include "avformat.h"
+#include "lcvrtcp.h"
+#include "rtpsend.h"
+
+typedef struct FFRTPFeedbackConfig {
+    int nack;                   ///< answer NACKs
+    int history_ms;             ///< how long sent packets stay answerable
+    int rtx_pt;                 ///< RFC 4588 payload type, -1: plain resend
+    uint32_t rtx_ssrc;          ///< 0: random
+    double max_share;           ///< retransmissions / media bitrate
+    int64_t sr_interval;        ///< us, 0: RFC 3550 rule
+    int64_t stats_interval;     ///< us, 0: no periodic log
+    const char *stats_file;     ///< JSON lines, or NULL
+    int64_t kf_min_interval;    ///< us between keyframe requests
+    uint32_t ssrc;
+    const char *cname;
+    int clock_rate;
+    uint32_t base_timestamp;
+    int64_t first_ntp;          ///< us, NTP epoch, of RTP time zero
+    int packet_size;
+} FFRTPFeedbackConfig;
+
+typedef struct FFRTPFeedback FFRTPFeedback;
+
+/**
+ * Start reading the sender's RTCP socket in a thread, keeping a history of
+ * the packets it sends (references to its pooled buffers) for NACKs.
+ */
+int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
+                   const FFRTPFeedbackConfig *cfg);
+
+/** Stop the thread (no more SRs from it); the statistics stay readable. */
+void ff_rtpfb_stop(FFRTPFeedback *fb);
+
+void ff_rtpfb_get_stats(FFRTPFeedback *fb, LCVRTPSenderStats *st);
+
+/** 1 once per keyframe request, see lcv_rtp_muxer_keyframe_requested() */
+int ff_rtpfb_keyframe_requested(FFRTPFeedback *fb);
+
+/** Log the final statistics, release the history, free. */
+void ff_rtpfb_free(FFRTPFeedback **pfb);
+
+#endif /* AVFORMAT_RTPFB_H */
