@@ -526,7 +526,8 @@ int lcv_rtcp_write_raw(LCVRTCPWriter *w, int type, int fmt,
  * output) report, and their keyframe requests. The muxer reads its RTCP
  * socket in a thread of its own (muxer option feedback, on by default);
  * these calls are safe from any thread between avformat_write_header() and
- * avformat_free_context().
+ * av_write_trailer() (which stops the thread and frees the statistics; the
+ * final figures are logged at verbose level and written to stats_file).
  * @{
  */
 #define LCV_RTP_MAX_RECEIVERS 16

@@ -100,6 +100,7 @@ struct FFRTPSender {
 
     AVBufferPool *pool;
     AVBufferRef *queue[MAX_QUEUE];
+    uint8_t *data[MAX_QUEUE];       ///< queue[i]->data, valid while the history holds it
     int sizes[MAX_QUEUE];
     int nb_queued, queued_bytes;
 
@@ -316,7 +317,7 @@ static int send_one(FFRTPSender *s, const SendSocket *sock, const uint8_t *buf,
 static int send_single(FFRTPSender *s, int from)
 {
     for (int i = from; i < s->nb_queued; i++) {
-        int ret = send_one(s, &s->rtp, s->queue[i]->data, s->sizes[i], "RTP");
+        int ret = send_one(s, &s->rtp, s->data[i], s->sizes[i], "RTP");
         if (ret < 0)
             return ret;
     }
@@ -344,7 +345,7 @@ static int build_messages(FFRTPSender *s, int from, int gso)
         }
         memset(m, 0, sizeof(*m));
         for (int j = 0; j < n; j++) {
-            s->iov[i + j].iov_base = s->queue[i + j]->data;
+            s->iov[i + j].iov_base = s->data[i + j];
             s->iov[i + j].iov_len  = s->sizes[i + j];
         }
         m->msg_hdr.msg_iov    = &s->iov[i];
@@ -457,6 +458,11 @@ int ff_rtp_sender_flush(FFRTPSender *s)
     if (!s->nb_queued)
         return 0;
     s->st.batches++;
+    /* the history takes the packets before they leave, so that a NACK that
+     * comes back at once finds them; it frees nothing before the next
+     * flush, in this thread, so data[] stays valid */
+    if (s->sent_cb)
+        s->sent_cb(s->sent_opaque, s->queue, s->sizes, s->nb_queued);
 #if RTPSEND_BATCH
     if (s->mode != FF_RTP_SEND_SINGLE)
         ret = send_batch(s);
@@ -466,8 +472,6 @@ int ff_rtp_sender_flush(FFRTPSender *s)
     if (ret >= 0) {
         s->st.packets += s->nb_queued;
         s->st.bytes   += s->queued_bytes;
-        if (s->sent_cb)
-            s->sent_cb(s->sent_opaque, s->queue, s->sizes, s->nb_queued);
     }
     clear_queue(s);
     return ret;
@@ -492,6 +496,7 @@ int ff_rtp_sender_queue(FFRTPSender *s, const uint8_t *hdr, int hdr_len,
     if (len)
         memcpy(buf->data + hdr_len, payload, len);
     s->queue[s->nb_queued]   = buf;
+    s->data[s->nb_queued]    = buf->data;
     s->sizes[s->nb_queued++] = hdr_len + len;
     s->queued_bytes         += hdr_len + len;
     return 0;

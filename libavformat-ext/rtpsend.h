@@ -86,9 +86,10 @@ void ff_rtp_sender_get_stats(const FFRTPSender *s, FFRTPSendStats *st);
 const char *ff_rtp_sender_mode_name(enum FFRTPSendMode mode);
 
 /**
- * Hand every packet the sender has sent to cb instead of unreferencing it:
- * cb may steal the references (set bufs[i] to NULL) to keep them, for a
- * retransmission history. Called from ff_rtp_sender_flush().
+ * Hand every packet to cb just before it is sent: cb may steal the
+ * references (set bufs[i] to NULL) to keep them, for a retransmission
+ * history, but must not free them before the next call (the send reads
+ * them). Called from ff_rtp_sender_flush(), in the muxer's thread.
  */
 void ff_rtp_sender_set_sent_cb(FFRTPSender *s,
                                void (*cb)(void *opaque, AVBufferRef **bufs,

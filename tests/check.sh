@@ -73,9 +73,19 @@ for t in wire decode edges refused formats; do
     sed -n 's/^  /    /p' "$log/rtp-$t.log"
 done
 for m in gso mmsg single; do
-    run "rtp-alloc-$m" env LD_PRELOAD="$shim" "$build/tests/rtpsend_alloc" "$("$build/tests/freeport")" 200 "$m"
+    run "rtp-alloc-$m" env LD_PRELOAD="$shim" "$build/tests/rtpsend_alloc" "$("$build/tests/freeport")" 200 "$m" 1200 feedback=0
     sed 's/^/    /' "$log/rtp-alloc-$m.log"
 done
+run rtp-alloc-feedback env LD_PRELOAD="$shim" "$build/tests/rtpsend_alloc" "$("$build/tests/freeport")" 200 gso 1200 nack_history=0
+sed 's/^/    /' "$log/rtp-alloc-feedback.log"
+
+echo "== RTCP feedback in the muxer: loss recovery vs stock, PLI/FIR, statistics, restart, hostile RTCP (127.0.0.1)"
+for t in sdp nack recovery keyframe stats restart hostile; do
+    run "rtp-feedback-$t" "$top/tests/rtp/feedback.sh" "$build" "$t"
+    sed -n 's/^  /    /p' "$log/rtp-feedback-$t.log"
+done
+run rtp-keyframe-api "$build/tests/rtp_keyframe_example" "$build/tests/rtcpinject" "$("$build/tests/freeport")"
+sed 's/^/    /' "$log/rtp-keyframe-api.log"
 
 echo "== command line"
 run cli-options "$top/tests/cli/toi420-cli.sh" "$ffb/ffmpeg"

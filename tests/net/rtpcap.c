@@ -21,9 +21,11 @@
  *       fixed SEED. RTCP arriving on IN_PORT + 1 from the sender (from port
  *       SENDER_RTCP) goes to OUT_PORT + 1; RTCP from anyone else (the
  *       receiver) goes back to 127.0.0.1:SENDER_RTCP. Everything towards the receiver is delayed by DELAY_MS, so
- *       the round trip grows by exactly that. OUT.pcap gets every datagram
- *       the relay received, to its own port numbers. At the end it prints
- *       one line of counts.
+ *       the round trip grows by exactly that (an RTCP BYE waits 500 ms
+ *       more, so that it cannot overtake retransmissions of the last
+ *       packets). OUT.pcap gets every datagram
+ *       the relay received, to its own port numbers. It prints "dropped SEQ"
+ *       for each RTP packet dropped, and at the end one line of counts.
  *   rtpcap dump IN.pcap PORT [TSBASE]
  *       One line per datagram sent to PORT: its size and bytes in hex. With
  *       TSBASE, RTP timestamps are shifted so that the first one is TSBASE
@@ -392,7 +394,13 @@ static int relay(int argc, char **argv)
                     enqueue(pfd[1].fd, &sender_rtcp, buf, n, last);
                     rtcp_back++;
                 } else if (i == 1) {
-                    enqueue(pfd[1].fd, &to_rtcp, buf, n, last + delay);
+                    /* a compound with a BYE waits 500 ms more, so that the
+                     * receiver does not stop before the retransmissions of
+                     * the last packets reach it */
+                    int bye = 0;
+                    for (int o = 0; o + 4 <= n; o += 4 + 4 * (buf[o + 2] << 8 | buf[o + 3]))
+                        bye |= buf[o + 1] == 203;
+                    enqueue(pfd[1].fd, &to_rtcp, buf, n, last + delay + 500 * bye);
                     rtcp_fwd++;
                 } else {
                     int drop;
@@ -407,6 +415,8 @@ static int relay(int argc, char **argv)
                     }
                     if (drop) {
                         rtp_dropped++;
+                        if (n >= 12)
+                            printf("dropped %d\n", buf[2] << 8 | buf[3]);
                     } else {
                         enqueue(pfd[0].fd, &to_rtp, buf, n, last + delay);
                         rtp_out++;

@@ -2,12 +2,16 @@
  * Heap allocations per RTP packet in the RTP muxer's send path, through the
  * libavformat API, counted by the malloc_count.so preload shim.
  *
- *   LD_PRELOAD=malloc_count.so rtpsend_alloc PORT N MODE [PKT_SIZE]
+ *   LD_PRELOAD=malloc_count.so rtpsend_alloc PORT N MODE [PKT_SIZE [MUXER_OPTIONS]]
  *
  * Sends 50 warm-up access units, then N, then 2N (H.264 IDR slices of 20000
  * bytes, 17 FU-A packets each at pkt_size 1200) to 127.0.0.1:PORT, and
  * prints the allocations of each run per packet. Fails unless the 2N run
  * allocates exactly as much as the N run: nothing per packet.
+ * MUXER_OPTIONS (key=value:key=value) go to the rtp muxer, e.g.
+ * feedback=0, or nack_history=0 (the history holds every packet of its
+ * window, so a run as fast as this one grows the pool until the window is
+ * full; the NACK path is measured by tests/rtp/feedback.sh instead).
  */
 
 #include <dlfcn.h>
@@ -72,6 +76,8 @@ int main(int argc, char **argv)
     if ((ret = avio_open2(&oc->pb, url, AVIO_FLAG_WRITE, NULL, NULL)) < 0)
         goto end;
     av_dict_set(&opts, "send_mode", argv[3], 0);
+    if (argc > 5 && (ret = av_dict_parse_string(&opts, argv[5], "=", ":", 0)) < 0)
+        goto end;
     if ((ret = avformat_write_header(oc, &opts)) < 0)
         goto end;
 
@@ -104,9 +110,9 @@ int main(int argc, char **argv)
         goto end;
     a2 = count();
 
-    printf("send_mode %s, pkt_size %d: %d access units x %d packets: %"PRIu64
+    printf("send_mode %s, pkt_size %d%s%s: %d access units x %d packets: %"PRIu64
            " allocations (%.4f per packet); %d: %"PRIu64" (%.4f per packet)\n",
-           argv[3], pkt_size, n, per_au, a1 - a0, (double)(a1 - a0) / (n * per_au),
+           argv[3], pkt_size, argc > 5 ? ", " : "", argc > 5 ? argv[5] : "", n, per_au, a1 - a0, (double)(a1 - a0) / (n * per_au),
            2 * n, a2 - a1, (double)(a2 - a1) / (2 * n * per_au));
     if (a2 - a1 != a1 - a0) {
         printf("FAIL: the allocations grow with the number of packets\n");

@@ -1,0 +1,188 @@
+/*
+ * RTCP a receiver would send, built by hand (independent of lcv_rtcp), for
+ * the RTP feedback tests. All traffic on 127.0.0.1, every loop bounded.
+ *
+ *   rtcpinject pli PORT MEDIA_SSRC
+ *   rtcpinject fir PORT MEDIA_SSRC SEQ
+ *       One PLI / FIR to 127.0.0.1:PORT; prints the wall-clock time sent, us.
+ *   rtcpinject garbage PORT COUNT SEED
+ *       COUNT malformed datagrams: random bytes, bad versions, lengths past
+ *       the end, truncated feedback, zero lengths, huge report counts.
+ *   rtcpinject nack RTP_PORT RTCP_PORT MEDIA_SSRC COUNT TIMEOUT_MS [RTX_PT]
+ *       Acts as the receiver on RTP_PORT: for COUNT received packets (one in
+ *       every 10), sends a NACK for its sequence number to RTCP_PORT and
+ *       waits for it to come again (same SSRC and sequence, or, with RTX_PT,
+ *       an RTX packet whose OSN is that sequence). Prints the count answered
+ *       and the latency from NACK to retransmission (median, 90th
+ *       percentile, max) in us.
+ */
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+static int64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static int64_t wall_us(void)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return tv.tv_sec * 1000000LL + tv.tv_usec;
+}
+
+static void wb16(uint8_t *p, unsigned v) { p[0] = v >> 8; p[1] = v; }
+static void wb32(uint8_t *p, uint32_t v) { p[0] = v >> 24; p[1] = v >> 16; p[2] = v >> 8; p[3] = v; }
+
+static struct sockaddr_in lo(int port)
+{
+    struct sockaddr_in a = { .sin_family = AF_INET };
+    a.sin_port = htons(port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    return a;
+}
+
+#define OUR_SSRC 0x5eed0001u
+
+static int send_to(int fd, int port, const uint8_t *buf, int len)
+{
+    struct sockaddr_in a = lo(port);
+    return sendto(fd, buf, len, 0, (struct sockaddr *)&a, sizeof(a));
+}
+
+static int cmp64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    uint8_t b[1500];
+
+    if (fd < 0)
+        return 1;
+    if (argc >= 4 && !strcmp(argv[1], "pli")) {
+        b[0] = 0x80 | 1; b[1] = 206; wb16(b + 2, 2);
+        wb32(b + 4, OUR_SSRC); wb32(b + 8, strtoul(argv[3], NULL, 0));
+        printf("%lld\n", (long long)wall_us());
+        return send_to(fd, atoi(argv[2]), b, 12) != 12;
+    }
+    if (argc >= 5 && !strcmp(argv[1], "fir")) {
+        b[0] = 0x80 | 4; b[1] = 206; wb16(b + 2, 4);
+        wb32(b + 4, OUR_SSRC); wb32(b + 8, 0);
+        wb32(b + 12, strtoul(argv[3], NULL, 0));
+        b[16] = atoi(argv[4]); b[17] = b[18] = b[19] = 0;
+        printf("%lld\n", (long long)wall_us());
+        return send_to(fd, atoi(argv[2]), b, 20) != 20;
+    }
+    if (argc >= 5 && !strcmp(argv[1], "garbage")) {
+        int port = atoi(argv[2]), count = atoi(argv[3]);
+        srand(atoi(argv[4]));
+        for (int i = 0; i < count; i++) {
+            int len;
+            switch (i % 6) {
+            case 0:                             /* random bytes */
+                len = 1 + rand() % 200;
+                for (int j = 0; j < len; j++)
+                    b[j] = rand();
+                break;
+            case 1:                             /* version 1 RR */
+                b[0] = 0x40; b[1] = 201; wb16(b + 2, 1); wb32(b + 4, OUR_SSRC); len = 8;
+                break;
+            case 2:                             /* length past the end */
+                b[0] = 0x81; b[1] = 201; wb16(b + 2, 200); wb32(b + 4, OUR_SSRC); len = 8;
+                break;
+            case 3:                             /* NACK without its FCI */
+                b[0] = 0x81; b[1] = 205; wb16(b + 2, 2); wb32(b + 4, OUR_SSRC);
+                wb32(b + 8, 0x12345678); len = 12;
+                break;
+            case 4:                             /* 31 report blocks in 8 bytes */
+                b[0] = 0x9f; b[1] = 201; wb16(b + 2, 1); wb32(b + 4, OUR_SSRC); len = 8;
+                break;
+            default:                            /* zero length, then junk */
+                b[0] = 0x80; b[1] = 200; wb16(b + 2, 0); b[4] = 0xff; len = 5;
+                break;
+            }
+            send_to(fd, port, b, len);
+            if (i % 50 == 49)
+                usleep(1000);
+        }
+        return 0;
+    }
+    if (argc >= 7 && !strcmp(argv[1], "nack")) {
+        int rtp_port = atoi(argv[2]), rtcp_port = atoi(argv[3]);
+        uint32_t ssrc = strtoul(argv[4], NULL, 0);
+        int count = atoi(argv[5]), rtx_pt = argc > 7 ? atoi(argv[7]) : -1;
+        int64_t deadline = now_us() + atoll(argv[6]) * 1000, *lat;
+        struct sockaddr_in a = lo(rtp_port);
+        int rfd = socket(AF_INET, SOCK_DGRAM, 0), sent = 0, answered = 0, seen = 0, sz = 8 << 20;
+        int waiting = -1;
+        int64_t t_sent = 0;
+
+        if (rfd < 0 || bind(rfd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+            perror("rtcpinject: bind");
+            return 1;
+        }
+        setsockopt(rfd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz));
+        if (!(lat = calloc(count, sizeof(*lat))))
+            return 1;
+        while (answered < count && now_us() < deadline) {
+            struct pollfd p = { .fd = rfd, .events = POLLIN };
+            uint8_t r[65536];
+            int n, seq;
+            if (poll(&p, 1, 100) <= 0)
+                continue;
+            n = recv(rfd, r, sizeof(r), 0);
+            if (n < 12 || (r[0] & 0xc0) != 0x80)
+                continue;
+            seq = r[2] << 8 | r[3];
+            if (waiting >= 0) {
+                uint32_t s = (uint32_t)r[8] << 24 | r[9] << 16 | r[10] << 8 | r[11];
+                int is_rtx = rtx_pt >= 0 && (r[1] & 0x7f) == rtx_pt && n >= 14;
+                if ((is_rtx && (r[12] << 8 | r[13]) == waiting) ||
+                    (!is_rtx && s == ssrc && seq == waiting)) {
+                    lat[answered++] = now_us() - t_sent;
+                    waiting = -1;
+                }
+                if (waiting >= 0 && now_us() - t_sent > 500000)
+                    waiting = -1;       /* lost: NACK another */
+                continue;
+            }
+            if ((r[1] & 0x7f) >= 72 && (r[1] & 0x7f) <= 76)
+                continue;
+            if (++seen % 10)
+                continue;
+            /* NACK this packet: PID = seq, BLP = 0 */
+            b[0] = 0x81; b[1] = 205; wb16(b + 2, 3);
+            wb32(b + 4, OUR_SSRC); wb32(b + 8, ssrc);
+            wb16(b + 12, seq); wb16(b + 14, 0);
+            t_sent  = now_us();
+            waiting = seq;
+            send_to(fd, rtcp_port, b, 16);
+            sent++;
+        }
+        qsort(lat, answered, sizeof(*lat), cmp64);
+        printf("nacks %d answered %d median_us %lld p90_us %lld max_us %lld\n", sent, answered,
+               (long long)(answered ? lat[answered / 2] : -1),
+               (long long)(answered ? lat[answered * 9 / 10] : -1),
+               (long long)(answered ? lat[answered - 1] : -1));
+        free(lat);
+        return answered < count;
+    }
+    fprintf(stderr, "usage: see the comment at the top of rtcpinject.c\n");
+    return 2;
+}

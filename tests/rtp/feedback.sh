@@ -1,0 +1,272 @@
+#!/usr/bin/env bash
+# End-to-end tests of RTCP feedback in the RTP muxer, all on 127.0.0.1:
+# sender (ffmpeg) -> lossy relay (tests/net/rtpcap.c relay) -> FFmpeg's RTP
+# demuxer reading the SDP with sdp_flags rtcp_to_source (it sends RR, and
+# NACK with the RTP/AVPF profile). PLI/FIR and malformed RTCP come from
+# tests/net/rtcpinject.c, which builds them by hand.
+#   tests/rtp/feedback.sh BUILD TEST
+# TEST: recovery | keyframe | stats | restart | hostile | nack | sdp
+set -eu
+build=$1 what=$2
+ffmpeg=$build/ffmpeg/ffmpeg
+stock=$build/stock/ffmpeg
+tools=$build/tests
+inputs=$build/tests/rtp-inputs
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+SSRC=0x12345678
+
+die() { echo "FAIL: $*" >&2; exit 1; }
+note() { echo "  $*"; }
+port() { "$tools/freeport"; }
+wait_file() { for _ in $(seq 200); do [ -e "$1" ] && return 0; sleep 0.05; done; die "timeout waiting for $1"; }
+wait_udp() {
+    local hex; hex=$(printf '%04X' "$1")
+    for _ in $(seq 200); do grep -q ":$hex 00000000:0000" /proc/net/udp && return 0; sleep 0.05; done
+    die "timeout waiting for a receiver on port $1"
+}
+md5list() { grep -v '^#' "$1" | awk -F', *' '{ print $NF }'; }
+json() { sed -n "s/.*\"$2\":\\([-0-9.e]*\\).*/\\1/p" "$1" | tail -n 1; }
+
+# ports: relay in (p_relay, +1), receiver (p_recv, +1), sender's own (p_send, +1)
+ports() {
+    p_relay=$(port); p_recv=$(port); p_send=$(port)
+    while [ "$p_recv" = "$p_relay" ]; do p_recv=$(port); done
+    while [ "$p_send" = "$p_relay" ] || [ "$p_send" = "$p_recv" ]; do p_send=$(port); done
+}
+
+# relay NAME LOSS_PPM BURST DELAY_MS [SEED]
+relay() {
+    rm -f "$work/$1.ready"
+    "$tools/rtpcap" relay "$work/$1.pcap" "$work/$1.ready" "${5:-11}" "$2" "$3" "$4" 1500 90000 \
+        "$p_relay" "$p_recv" "$((p_send + 1))" > "$work/$1.relay" &
+    relay_pid=$!
+    wait_file "$work/$1.ready"
+}
+
+# receiver NAME INPUT [OPTIONS...]: FFmpeg's demuxer on p_recv, decoding to framemd5
+receiver() {
+    local name=$1 in=$2; shift 2
+    "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -sdp_file "$work/$name.sdp" \
+        "rtp://127.0.0.1:$p_recv" > /dev/null
+    timeout 60 "$ffmpeg" -nostdin -v error -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
+        -buffer_size 8388608 -max_delay 3000000 -reorder_queue_size 5000 "$@" -i "$work/$name.sdp" \
+        -map 0 -fps_mode passthrough -f framemd5 "$work/$name.framemd5" 2> "$work/$name.recv.log" &
+    recv_pid=$!
+    wait_udp "$p_recv"
+}
+
+url() { echo "rtp://127.0.0.1:$p_relay?pkt_size=1200&localrtpport=$p_send&localrtcpport=$((p_send + 1))"; }
+
+# compare NAME INPUT: decoded frames vs the source; sets n_src n_ok
+compare() {
+    "$ffmpeg" -nostdin -v error -i "$2" -map 0 -fps_mode passthrough -f framemd5 "$work/$1.src.framemd5"
+    md5list "$work/$1.src.framemd5" > "$work/$1.src.list"
+    md5list "$work/$1.framemd5" > "$work/$1.recv.list"
+    n_src=$(wc -l < "$work/$1.src.list")
+    # frames received identical to the source frame at the same position
+    n_ok=$(paste "$work/$1.src.list" "$work/$1.recv.list" | awk '$1 == $2' | wc -l)
+}
+
+test_recovery() {
+    local in=$work/low.mkv
+    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=320x240:r=25:d=6" \
+        -c:v libx264 -preset veryfast -b:v 300k -g 50 -bf 0 "$in"
+    for who in ours stock; do
+        local bin=$ffmpeg
+        [ "$who" = stock ] && bin=$stock
+        ports
+        relay "$who" 50000 1 10
+        receiver "$who" "$in"
+        timeout 60 "$bin" -nostdin -v verbose -re -i "$in" -c copy -f rtp -ssrc "$SSRC" \
+            -rtpflags send_bye "$(url)" > "$work/$who.send.log" 2>&1 || die "$who: sender failed"
+        wait "$recv_pid" || true
+        wait "$relay_pid"
+        compare "$who" "$in"
+        read -r _ rin _ rdrop _ _ _ _ _ _ < <(grep '^rtp_in' "$work/$who.relay")
+        eval "${who}_ok=$n_ok ${who}_drop=$rdrop ${who}_in=$rin"
+    done
+    grep -h 'RTCP (final)' "$work/ours.send.log" | sed 's/^\[[^]]*\] /    /'
+    note "5 % random loss (seed 11): ours: relay dropped $ours_drop of $ours_in packets;" \
+         "$ours_ok of $n_src frames md5-identical"
+    note "stock FFmpeg, same loss: relay dropped $stock_drop of $stock_in; $stock_ok of $n_src" \
+         "frames md5-identical, $((n_src - stock_ok)) damaged or missing"
+    [ "$ours_drop" -gt 0 ] || die "nothing was dropped: the test tested nothing"
+    [ "$ours_ok" = "$n_src" ] || die "only $ours_ok of $n_src frames recovered"
+    cmp -s "$work/ours.src.list" "$work/ours.recv.list" || die "frames differ"
+}
+
+# idr_after PCAP PORT WALL_US: frames (distinct RTP timestamps) that reached
+# the relay after WALL_US before the first IDR slice, and the delay to it
+idr_after() {
+    tshark -r "$1" -d "udp.port==$2,rtp" -Y "udp.dstport == $2 && rtp" \
+        -T fields -e frame.time_epoch -e rtp.timestamp -e rtp.payload 2>/dev/null |
+    awk -v t0="$3" 'function h(s,  i, v) { v = 0; s = tolower(s)
+            for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+            return v }
+    {
+        t = $1 * 1e6; if (t < t0) next
+        p = $3; gsub(":", "", p)
+        n = h(substr(p, 1, 2)) % 32
+        if (n == 28) { fu = h(substr(p, 3, 2)); if (int(fu / 128) % 2) n = fu % 32; else n = -1 }
+        if (!($2 in seen)) { seen[$2] = 1; frames++ }
+        if (n == 5) { printf "%d %.1f\n", frames - 1, (t - t0) / 1000; exit }
+    }'
+}
+
+test_keyframe() {
+    ports
+    relay kf 0 1 0
+    local p_sink=$p_recv
+    # a live encoder with no periodic keyframe after the first
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=320x240:r=25:d=5" \
+        -c:v libx264 -preset ultrafast -tune zerolatency -g 1000 -f rtp -ssrc "$SSRC" \
+        -keyframe_min_interval 0 -stats_file "$work/kf.json" -stats_interval 0 "$(url)" \
+        > "$work/kf.send.log" 2>&1 &
+    local send_pid=$! t
+    sleep 1.5
+    t=$("$tools/rtcpinject" pli "$((p_send + 1))" "$SSRC")
+    sleep 1
+    local f1 f2
+    f1=$("$tools/rtcpinject" fir "$((p_send + 1))" "$SSRC" 7)
+    sleep 0.5
+    "$tools/rtcpinject" fir "$((p_send + 1))" "$SSRC" 7 > /dev/null   # a repeat: no new request
+    sleep 0.5
+    f2=$("$tools/rtcpinject" fir "$((p_send + 1))" "$SSRC" 8)
+    wait "$send_pid" || die "sender failed"
+    wait "$relay_pid"
+    : "$p_sink"
+    read -r frames ms < <(idr_after "$work/kf.pcap" "$p_relay" "$t") || die "no IDR after the PLI"
+    note "PLI -> IDR: ${ms} ms after the PLI, the IDR is frame $((frames + 1)) to arrive after it (25 fps)"
+    [ "$frames" -le 1 ] || die "the IDR came $frames frames after the PLI"
+    awk -v ms="$ms" 'BEGIN { exit !(ms <= 80) }' || die "IDR $ms ms after the PLI"
+    read -r frames ms < <(idr_after "$work/kf.pcap" "$p_relay" "$f1") || die "no IDR after the FIR"
+    [ "$frames" -le 1 ] || die "no IDR right after the FIR"
+    read -r frames ms < <(idr_after "$work/kf.pcap" "$p_relay" "$f2") || die "no IDR after the second FIR"
+    [ "$frames" -le 1 ] || die "no IDR right after the second FIR"
+    local pli fir req
+    pli=$(json "$work/kf.json" pli); fir=$(json "$work/kf.json" fir); req=$(json "$work/kf.json" keyframe_requests)
+    [ "$pli" = 1 ] && [ "$fir" = 2 ] && [ "$req" = 3 ] ||
+        die "PLI $pli, FIR $fir, requests $req; expected 1, 2 (the repeated FIR sequence number ignored), 3"
+    note "FIR seq 7, 7 again, 8: 2 requests (the repeat ignored), each followed by an IDR within a frame"
+}
+
+test_stats() {
+    ports
+    relay st 50000 1 30 23
+    receiver st "$inputs/h264.mkv" -max_delay 100000
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -i "$inputs/h264.mkv" -c copy -f rtp -ssrc "$SSRC" \
+        -seq 0 -nack 0 -rtpflags send_bye -stats_file "$work/st.json" -stats_interval 0 "$(url)" \
+        > "$work/st.send.log" 2>&1 || die "sender failed"
+    wait "$recv_pid" || true
+    wait "$relay_pid"
+    local hs cl rtt drops expected
+    hs=$(json "$work/st.json" highest_seq); cl=$(json "$work/st.json" cumulative_lost)
+    rtt=$(json "$work/st.json" rtt_ms)
+    [ -n "$hs" ] && [ "$hs" -gt 0 ] || die "no receiver report arrived"
+    drops=$(awk -v hs="$hs" '$1 == "dropped" && $2 <= hs { n++ } END { print n + 0 }' "$work/st.relay")
+    expected=$((hs + 1))
+    note "RR: highest seq $hs, cumulative lost $cl ($(awk -v a="$cl" -v e="$expected" 'BEGIN { printf "%.2f", 100 * a / e }') %);" \
+         "relay dropped $drops of seq 0..$hs ($(awk -v a="$drops" -v e="$expected" 'BEGIN { printf "%.2f", 100 * a / e }') %)"
+    awk -v a="$cl" -v b="$drops" -v e="$expected" 'BEGIN { d = 100 * (a - b) / e; exit !(d <= 1 && d >= -1) }' ||
+        die "reported loss differs from the relay's by more than 1 point"
+    note "RTT $rtt ms against 30 ms of delay added to the round trip"
+    awk -v r="$rtt" 'BEGIN { exit !(r >= 28 && r <= 32) }' || die "RTT $rtt ms, not 30 +- 2"
+}
+
+test_restart() {
+    ports
+    relay rs 0 1 0
+    "$ffmpeg" -nostdin -v error -f lavfi -i "testsrc2=s=320x240:r=25:d=1" -c:v libx264 -preset ultrafast \
+        -tune zerolatency -frames 1 -f rtp -sdp_file "$work/rs.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
+    rs_receiver() {
+        timeout 60 "$ffmpeg" -nostdin -v error -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
+            -buffer_size 8388608 -i "$work/rs.sdp" -map 0 -flush_packets 1 -f framecrc "$work/rs$1.crc" \
+            2> "$work/rs$1.log" &
+        recv_pid=$!
+        wait_udp "$p_recv"
+    }
+    rs_receiver 1
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=320x240:r=25:d=7" \
+        -c:v libx264 -preset ultrafast -tune zerolatency -g 1000 -f rtp -ssrc "$SSRC" \
+        -stats_file "$work/rs.json" -stats_interval 0 "$(url)" > "$work/rs.send.log" 2>&1 &
+    local send_pid=$! n1 n2
+    sleep 2
+    pkill -KILL -P "$recv_pid" || true; kill -KILL "$recv_pid" 2>/dev/null || true
+    wait "$recv_pid" 2>/dev/null || true
+    sleep 1.5
+    rs_receiver 2
+    sleep 0.5
+    # the new receiver cannot decode without a keyframe: it asks for one
+    "$tools/rtcpinject" pli "$((p_send + 1))" "$SSRC" > /dev/null
+    wait "$send_pid" || die "the sender stopped"
+    wait "$recv_pid" || true
+    wait "$relay_pid"
+    n1=$(grep -vc '^#' "$work/rs1.crc" || true); n2=$(grep -vc '^#' "$work/rs2.crc" || true)
+    [ "$n1" -ge 25 ] || die "the first receiver decoded $n1 frames"
+    [ "$n2" -ge 50 ] || { cat "$work/rs2.log" | tail -n 3; die "the restarted receiver decoded only $n2 frames"; }
+    ! grep -q 'error while decoding' "$work/rs2.log" || die "the restarted receiver saw broken frames"
+    note "receiver killed after 2 s, restarted 1.5 s later: the first decoded $n1 frames; after its PLI the new one decoded $n2 frames, none broken"
+}
+
+test_hostile() {
+    ports
+    relay ho 0 1 0
+    receiver ho "$inputs/h264.mkv"
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -i "$inputs/h264.mkv" -c copy -f rtp -ssrc "$SSRC" \
+        -rtpflags send_bye -stats_file "$work/ho.json" -stats_interval 0 "$(url)" > "$work/ho.send.log" 2>&1 &
+    local send_pid=$!
+    sleep 0.5
+    "$tools/rtcpinject" garbage "$((p_send + 1))" 600 5
+    wait "$send_pid" || die "the sender stopped"
+    wait "$recv_pid" || true
+    wait "$relay_pid"
+    compare ho "$inputs/h264.mkv"
+    local bad; bad=$(json "$work/ho.json" rtcp_malformed)
+    [ "$bad" -ge 590 ] || die "only $bad of 600 malformed datagrams counted"
+    [ "$n_ok" = "$n_src" ] || die "$n_ok of $n_src frames with hostile RTCP"
+    note "600 malformed RTCP datagrams at the sender: $bad counted and dropped; all $n_src frames md5-identical"
+}
+
+test_nack() {
+    local p q r
+    for rtx in -1 101; do
+        p=$(port); q=$(port)
+        while [ "$q" = "$p" ]; do q=$(port); done
+        "$tools/rtcpinject" nack "$p" "$((q + 1))" "$SSRC" 30 20000 "$rtx" > "$work/nack$rtx.txt" &
+        local inj=$!
+        sleep 0.3
+        env LD_PRELOAD="$tools/malloc_count.so" MALLOC_COUNT_THREAD=rtcp-fb MALLOC_COUNT_FILE="$work/nack$rtx.allocs" \
+            timeout 60 "$ffmpeg" -nostdin -v error -re -i "$inputs/h264.mkv" -c copy -f rtp -ssrc "$SSRC" \
+            -rtx_pt "$rtx" "rtp://127.0.0.1:$p?pkt_size=1200&localrtpport=$q&localrtcpport=$((q + 1))" \
+            > /dev/null 2>&1 || die "sender failed"
+        wait "$inj" || die "NACKs unanswered: $(cat "$work/nack$rtx.txt")"
+        r=$(cat "$work/nack$rtx.txt")
+        note "$( [ "$rtx" = -1 ] && echo 'plain resend' || echo "RTX (PT $rtx)"): $r;" \
+             "allocations in the RTCP thread: $(cat "$work/nack$rtx.allocs")"
+        [ "$(cat "$work/nack$rtx.allocs")" = 0 ] || die "the RTCP thread allocated"
+    done
+}
+
+test_sdp() {
+    local p; p=$(port)
+    "$ffmpeg" -nostdin -v error -i "$inputs/h264.mkv" -c copy -frames 1 -f rtp -rtx_pt 97 \
+        -sdp_file "$work/a.sdp" "rtp://127.0.0.1:$p" > /dev/null
+    for l in "m=video $p RTP/AVPF 96 97" "a=rtcp-fb:96 nack" "a=rtcp-fb:96 nack pli" \
+             "a=rtcp-fb:96 ccm fir" "a=rtpmap:97 rtx/90000" "a=fmtp:97 apt=96"; do
+        grep -q "^$l"$'\r'"\$" "$work/a.sdp" || { cat "$work/a.sdp"; die "no '$l' in the SDP"; }
+    done
+    "$ffmpeg" -nostdin -v error -i "$inputs/h264.mkv" -c copy -frames 1 -f rtp -feedback 0 \
+        -sdp_file "$work/b.sdp" "rtp://127.0.0.1:$p" > /dev/null
+    grep -q "^m=video $p RTP/AVP 96"$'\r'"\$" "$work/b.sdp" && ! grep -q rtcp-fb "$work/b.sdp" ||
+        { cat "$work/b.sdp"; die "feedback=0 still advertises feedback"; }
+    note "SDP: RTP/AVPF, rtcp-fb nack / nack pli / ccm fir, rtx + apt; RTP/AVP without them at feedback=0"
+}
+
+[ -f "$inputs/done" ] || "$(dirname "$0")/sendpath.sh" "$build" none 2> /dev/null || true
+[ -f "$inputs/h264.mkv" ] || die "no inputs (run tests/rtp/sendpath.sh first)"
+case "$what" in
+    recovery|keyframe|stats|restart|hostile|nack|sdp) "test_$what" ;;
+    *) die "unknown test $what" ;;
+esac
+echo "PASS rtp-feedback-$what"
