@@ -233,13 +233,19 @@ test_nack() {
     for rtx in -1 101; do
         p=$(port); q=$(port)
         while [ "$q" = "$p" ]; do q=$(port); done
-        "$tools/rtcpinject" nack "$p" "$((q + 1))" "$SSRC" 30 20000 "$rtx" > "$work/nack$rtx.txt" &
+        "$tools/rtcpinject" nack "$p" "$((q + 1))" "$SSRC" 20 20000 "$rtx" > "$work/nack$rtx.txt" &
         local inj=$!
         sleep 0.3
         env LD_PRELOAD="$tools/malloc_count.so" MALLOC_COUNT_THREAD=rtcp-fb MALLOC_COUNT_FILE="$work/nack$rtx.allocs" \
             timeout 60 "$ffmpeg" -nostdin -v error -re -i "$inputs/h264.mkv" -c copy -f rtp -ssrc "$SSRC" \
             -rtx_pt "$rtx" "rtp://127.0.0.1:$p?pkt_size=1200&localrtpport=$q&localrtcpport=$((q + 1))" \
-            > /dev/null 2>&1 || die "sender failed"
+            > /dev/null 2>&1 &
+        local snd=$! named=0
+        # the count is per thread name: the thread must exist under it
+        sleep 1
+        grep -qsx 'rtcp-fb' /proc/[0-9]*/task/*/comm && named=1
+        wait "$snd" || die "sender failed"
+        [ "$named" = 1 ] || die "no thread named rtcp-fb: the allocation count would be empty"
         wait "$inj" || die "NACKs unanswered: $(cat "$work/nack$rtx.txt")"
         r=$(cat "$work/nack$rtx.txt")
         note "$( [ "$rtx" = -1 ] && echo 'plain resend' || echo "RTX (PT $rtx)"): $r;" \
