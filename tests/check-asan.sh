@@ -41,5 +41,22 @@ rtp_send() {
     done
 }
 run rtp-send rtp_send
+# the feedback thread under hostile and valid RTCP: malformed datagrams,
+# a PLI and FIRs while the sender encodes
+rtp_feedback() {
+    local p q s
+    p=$("$top/build/tests/freeport"); q=$("$top/build/tests/freeport")
+    while [ "$q" = "$p" ]; do q=$("$top/build/tests/freeport"); done
+    "$b/ffmpeg/ffmpeg" -nostdin -v error -re -f lavfi -i testsrc2=s=160x120:r=25:d=3 -c:v libx264 \
+        -preset ultrafast -f rtp -ssrc 0x12345678 -rtx_pt 100 -stats_interval 0.5 \
+        "rtp://127.0.0.1:$p?pkt_size=300&localrtpport=$q&localrtcpport=$((q + 1))" &
+    s=$!
+    sleep 1
+    "$top/build/tests/rtcpinject" garbage "$((q + 1))" 600 9
+    "$top/build/tests/rtcpinject" pli "$((q + 1))" 0x12345678 > /dev/null
+    "$top/build/tests/rtcpinject" fir "$((q + 1))" 0x12345678 3 > /dev/null
+    wait "$s"
+}
+run rtp-feedback rtp_feedback
 echo "asan: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -28,6 +28,11 @@ echo
 "$top/tests/bench/rtp_send.sh" "$build"
 
 echo
+echo "## RTCP feedback in the muxer"
+echo
+"$top/tests/bench/rtp_feedback.sh" "$build"
+
+echo
 echo "## lcv_rtcp against pion/rtcp (same run, one core)"
 echo
 pion_file=$top/../shared/data/rtcp/pion-unmarshal-bench.bin
