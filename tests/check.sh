@@ -79,8 +79,9 @@ done
 run rtp-alloc-feedback env LD_PRELOAD="$shim" "$build/tests/rtpsend_alloc" "$("$build/tests/freeport")" 200 gso 1200 nack_history=0
 sed 's/^/    /' "$log/rtp-alloc-feedback.log"
 
-echo "== RTCP feedback in the muxer: loss recovery vs stock, PLI/FIR, statistics, restart, hostile RTCP (127.0.0.1)"
-for t in sdp nack recovery keyframe stats restart hostile; do
+echo "== RTCP feedback in the muxer: loss recovery vs stock, PLI/FIR, statistics, restart, hostile RTCP;"
+echo "   receivers: FFmpeg's RTP demuxer and GStreamer's rtpbin (127.0.0.1)"
+for t in sdp nack recovery keyframe stats restart hostile gst-recovery gst-pli; do
     run "rtp-feedback-$t" "$top/tests/rtp/feedback.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-feedback-$t.log"
 done

@@ -5,7 +5,9 @@
 # NACK with the RTP/AVPF profile). PLI/FIR and malformed RTCP come from
 # tests/net/rtcpinject.c, which builds them by hand.
 #   tests/rtp/feedback.sh BUILD TEST
-# TEST: recovery | keyframe | stats | restart | hostile | nack | sdp
+# TEST: recovery | keyframe | stats | restart | hostile | nack | sdp |
+#       gst-recovery | gst-pli  (GStreamer's rtpbin as the receiver:
+#       rtpjitterbuffer with do-retransmission, rtph264depay request-keyframe)
 set -eu
 build=$1 what=$2
 ffmpeg=$build/ffmpeg/ffmpeg
@@ -269,10 +271,99 @@ test_sdp() {
     note "SDP: RTP/AVPF, rtcp-fb nack / nack pli / ccm fir, rtx + apt; RTP/AVP without them at feedback=0"
 }
 
+# gst_receiver NAME SDP_OF_THE_STREAM RETRANSMIT: GStreamer's rtpbin on p_recv
+# (AVPF), its RTCP back to the relay; the depayloaded H.264 goes to NAME.h264
+gst_receiver() {
+    local sprop
+    sprop=$(sed -n 's/.*sprop-parameter-sets=\([^;]*\);.*/\1/p' "$2" | tr -d '\r')
+    # the caps say what the SDP says: PLI and NACK feedback are allowed
+    timeout 60 gst-launch-1.0 -e rtpbin name=rb rtp-profile=avpf do-retransmission="$3" do-lost=true latency=500 \
+        udpsrc port="$p_recv" caps="application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96,rtcp-fb-nack=(boolean)true,rtcp-fb-nack-pli=(boolean)true${sprop:+,sprop-parameter-sets=(string)\"$sprop\"}" \
+        ! rb.recv_rtp_sink_0 udpsrc port="$((p_recv + 1))" ! rb.recv_rtcp_sink_0 \
+        rb. ! rtph264depay request-keyframe=true ! "video/x-h264,stream-format=byte-stream,alignment=au" \
+        ! filesink location="$work/$1.h264" \
+        rb.send_rtcp_src_0 ! udpsink host=127.0.0.1 port="$((p_relay + 1))" sync=false async=false \
+        > "$work/$1.gst.log" 2>&1 &
+    gst_pid=$!
+    wait_udp "$p_recv"
+}
+
+# stop_gst: EOS (SIGINT with -e) so that filesink finishes
+stop_gst() {
+    sleep 1
+    pkill -INT -P "$gst_pid" 2>/dev/null || true
+    wait "$gst_pid" 2>/dev/null || true
+}
+
+test_gst_recovery() {
+    command -v gst-launch-1.0 > /dev/null || die "gst-launch-1.0 is not installed"
+    local in=$work/low.mkv
+    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=320x240:r=25:d=6" \
+        -c:v libx264 -preset veryfast -b:v 300k -g 50 -bf 0 "$in"
+    for who in ours stock; do
+        local bin=$ffmpeg
+        [ "$who" = stock ] && bin=$stock
+        ports
+        "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -sdp_file "$work/$who.sdp" \
+            "rtp://127.0.0.1:$p_recv" > /dev/null
+        relay "$who" 50000 1 10
+        gst_receiver "$who" "$work/$who.sdp" true
+        timeout 60 "$bin" -nostdin -v verbose -re -i "$in" -c copy -f rtp -ssrc "$SSRC" \
+            "$(url)" > "$work/$who.send.log" 2>&1 || die "$who: sender failed"
+        stop_gst
+        wait "$relay_pid"
+        "$ffmpeg" -nostdin -v quiet -i "$work/$who.h264" -map 0 -fps_mode passthrough \
+            -f framemd5 "$work/$who.framemd5" || true
+        [ -f "$work/$who.framemd5" ] || : > "$work/$who.framemd5"
+        compare "$who" "$in"
+        read -r _ rin _ rdrop _ _ _ _ _ _ < <(grep '^rtp_in' "$work/$who.relay")
+        eval "${who}_ok=$n_ok ${who}_drop=$rdrop ${who}_in=$rin"
+    done
+    grep -h 'RTCP (final)' "$work/ours.send.log" | sed 's/^\[[^]]*\] /    /'
+    note "GStreamer rtpbin (do-retransmission), 5 % loss: ours: $ours_drop of $ours_in dropped;" \
+         "$ours_ok of $n_src frames md5-identical"
+    note "stock FFmpeg, same receiver and loss: $stock_drop of $stock_in dropped; $stock_ok of $n_src identical"
+    [ "$ours_drop" -gt 0 ] || die "nothing was dropped: the test tested nothing"
+    [ "$ours_ok" = "$n_src" ] || die "only $ours_ok of $n_src frames recovered"
+}
+
+test_gst_pli() {
+    command -v gst-launch-1.0 > /dev/null || die "gst-launch-1.0 is not installed"
+    ports
+    "$ffmpeg" -nostdin -v error -f lavfi -i "testsrc2=s=320x240:r=25:d=1" -c:v libx264 -preset ultrafast \
+        -tune zerolatency -frames 1 -f rtp -sdp_file "$work/gp.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
+    # loss without retransmission: the depayloader sees the gaps and asks
+    # for a keyframe with a PLI
+    relay gp 30000 1 0
+    gst_receiver gp "$work/gp.sdp" false
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=320x240:r=25:d=6" \
+        -c:v libx264 -preset ultrafast -tune zerolatency -g 1000 -f rtp -ssrc "$SSRC" -nack 0 \
+        -keyframe_min_interval 0 -stats_file "$work/gp.json" -stats_interval 0 "$(url)" \
+        > "$work/gp.send.log" 2>&1 || die "sender failed"
+    stop_gst
+    wait "$relay_pid"
+    local pli req t checked=0
+    pli=$(json "$work/gp.json" pli); req=$(json "$work/gp.json" keyframe_requests)
+    [ "${pli:-0}" -ge 1 ] || die "no PLI from GStreamer reached the sender"
+    # each keyframe request: the PLI's arrival at the relay, then the IDR
+    for t in $(tshark -r "$work/gp.pcap" -d "udp.port==$((p_relay + 1)),rtcp" \
+                 -Y "udp.dstport == $((p_relay + 1)) && rtcp.pt == 206 && rtcp.psfb.fmt == 1" \
+                 -T fields -e frame.time_epoch 2>/dev/null | awk '{ printf "%.0f\n", $1 * 1e6 }' | head -n 3); do
+        read -r frames ms < <(idr_after "$work/gp.pcap" "$p_relay" "$t") || die "no IDR after a PLI"
+        [ "$frames" -le 2 ] || die "the IDR came $frames frames after GStreamer's PLI"
+        checked=$((checked + 1))
+        [ "$checked" = 1 ] && note "GStreamer's first PLI -> IDR ${ms} ms later, frame $((frames + 1)) after it"
+    done
+    [ "$checked" -ge 1 ] || die "no PLI in the capture"
+    note "3 % loss without retransmission: GStreamer sent $pli PLIs, $req keyframe requests" \
+         "(keyframe_min_interval 0); the first $checked checked, each followed by an IDR"
+}
+
 [ -f "$inputs/done" ] || "$(dirname "$0")/sendpath.sh" "$build" none 2> /dev/null || true
 [ -f "$inputs/h264.mkv" ] || die "no inputs (run tests/rtp/sendpath.sh first)"
 case "$what" in
     recovery|keyframe|stats|restart|hostile|nack|sdp) "test_$what" ;;
+    gst-recovery|gst-pli) "test_${what/-/_}" ;;
     *) die "unknown test $what" ;;
 esac
 echo "PASS rtp-feedback-$what"
