@@ -180,10 +180,13 @@ void ff_rtpenc_ext_send_sr(AVFormatContext *s1, int64_t ntp_time, int bye)
 
     s->last_rtcp_ntp_time = ntp_time;
     if (s->ext.fb) {
-        /* the feedback thread sends the SRs on its own schedule */
-        if (!bye)
+        /* the feedback thread sends the SRs on its own schedule, all but
+         * the first, which goes out here, before the first packet, as
+         * stock FFmpeg sends it */
+        if (!bye && !ff_rtpfb_needs_first_sr(s->ext.fb))
             return;
-        ff_rtpfb_stop(s->ext.fb);
+        if (bye)
+            ff_rtpfb_stop(s->ext.fb);
     }
     rtp_ts = av_rescale_q(ntp_time - s->first_rtcp_ntp_time, (AVRational){ 1, 1000000 },
                           s1->streams[0]->time_base) + s->base_timestamp;
@@ -208,6 +211,8 @@ void ff_rtpenc_ext_send_sr(AVFormatContext *s1, int64_t ntp_time, int bye)
         ret = lcv_rtcp_writer_finish(&w, 4);
     if (ret >= 0)
         ret = ff_rtp_sender_send_rtcp(s->ext.sender, buf, ret);
+    if (ret >= 0 && s->ext.fb && !bye)
+        ff_rtpfb_sr_sent(s->ext.fb, ntp);
     if (ret < 0 && !s->ext.send_error)
         s->ext.send_error = ret;
 }

@@ -648,6 +648,24 @@ fail:
     return ret;
 }
 
+void ff_rtpfb_sr_sent(FFRTPFeedback *fb, uint64_t ntp)
+{
+    pthread_mutex_lock(&fb->lock);
+    fb->sr_mid[fb->sr_idx++ % FF_ARRAY_ELEMS(fb->sr_mid)] = ntp >> 16;
+    fb->st.sr_sent++;
+    fb->next_sr = av_gettime_relative() + rtcp_interval(fb, 1);
+    pthread_mutex_unlock(&fb->lock);
+}
+
+int ff_rtpfb_needs_first_sr(FFRTPFeedback *fb)
+{
+    int ret;
+    pthread_mutex_lock(&fb->lock);
+    ret = !fb->next_sr;
+    pthread_mutex_unlock(&fb->lock);
+    return ret;
+}
+
 void ff_rtpfb_stop(FFRTPFeedback *fb)
 {
     if (!fb || !fb->thread_started)

@@ -54,6 +54,15 @@ typedef struct FFRTPFeedback FFRTPFeedback;
 int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
                    const FFRTPFeedbackConfig *cfg);
 
+/**
+ * The muxer sent an SR itself (the first one, with the first packet): note
+ * its NTP time for RTT, and schedule the next from now.
+ */
+void ff_rtpfb_sr_sent(FFRTPFeedback *fb, uint64_t ntp);
+
+/** 1 until the first SR went out */
+int ff_rtpfb_needs_first_sr(FFRTPFeedback *fb);
+
 /** Stop the thread (no more SRs from it); the statistics stay readable. */
 void ff_rtpfb_stop(FFRTPFeedback *fb);
 

@@ -179,17 +179,21 @@ test_wire() {
         local rtcp
         rtcp=$(tshark -r "$work/$m.pcap" -d "udp.port==$((p + 1)),rtcp" -Y "udp.dstport == $((p + 1))" \
                -T fields -e rtcp.pt -e rtcp.senderssrc -e rtcp.sdes.text 2>/dev/null | tr '\n' ' ')
-        case "$rtcp" in
-            *200*0x12345678*wire@test*203*) ;;
-            *) die "$m: RTCP not as expected: $rtcp" ;;
-        esac
+        for want in 200 202 203 0x12345678 wire@test; do
+            case "$rtcp" in *"$want"*) ;; *) die "$m: no $want in the RTCP: $rtcp" ;; esac
+        done
+        # the same RTCP datagrams as the others: SR+SDES first, SR+SDES+BYE last
+        tshark -r "$work/$m.pcap" -d "udp.port==$((p + 1)),rtcp" -Y "udp.dstport == $((p + 1))" \
+            -T fields -e rtcp.pt 2>/dev/null > "$work/$m.rtcp"
+        [ -z "$ref" ] || cmp -s "$work/$ref.rtcp" "$work/$m.rtcp" ||
+            die "$m: RTCP datagrams $(tr '\n' ' ' < "$work/$m.rtcp") differ from $ref's $(tr '\n' ' ' < "$work/$ref.rtcp")"
         if [ -z "$ref" ]; then
             ref=$m
         elif ! cmp -s "$work/$ref.dump" "$work/$m.dump"; then
             diff <(cut -c1-80 "$work/$ref.dump") <(cut -c1-80 "$work/$m.dump") | head -n 6
             die "$m: RTP datagrams differ from $ref"
         fi
-        note "$m: $out RTP datagrams$( [ "$m" = "$ref" ] || echo ", byte-identical to $ref"); RTCP: SR, SDES, BYE"
+        note "$m: $out RTP datagrams$( [ "$m" = "$ref" ] || echo ", byte-identical to $ref"); RTCP: $(tr '\n' ' ' < "$work/$m.rtcp")(SR, SDES, BYE)"
     done
 }
 
