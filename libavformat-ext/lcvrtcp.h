@@ -541,6 +541,7 @@ typedef struct LCVRTPReceiverStats {
     uint32_t highest_seq;       ///< extended highest sequence number received
     double   jitter_ms;         ///< interarrival jitter
     double   rtt_ms;            ///< round trip from LSR/DLSR against the SRs sent; -1 until known
+    double   rtt_min_ms;        ///< the smallest of those (receiver-side delays only add); -1 until known
     uint64_t reports;           ///< report blocks about our stream
     uint64_t nacks, plis, firs; ///< feedback packets it sent about our stream
     uint64_t remb_bitrate;      ///< bits/s of its last REMB, 0 if none (not acted on)

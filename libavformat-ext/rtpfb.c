@@ -212,7 +212,8 @@ static LCVRTPReceiverStats *receiver(FFRTPFeedback *fb, uint32_t ssrc, Receiver 
         return NULL;
     memset(&fb->st.receivers[fb->st.nb_receivers], 0, sizeof(fb->st.receivers[0]));
     fb->st.receivers[fb->st.nb_receivers].ssrc   = ssrc;
-    fb->st.receivers[fb->st.nb_receivers].rtt_ms = -1;
+    fb->st.receivers[fb->st.nb_receivers].rtt_ms     = -1;
+    fb->st.receivers[fb->st.nb_receivers].rtt_min_ms = -1;
     memset(&fb->rx[fb->st.nb_receivers], 0, sizeof(fb->rx[0]));
     *priv = &fb->rx[fb->st.nb_receivers];
     return &fb->st.receivers[fb->st.nb_receivers++];
@@ -320,8 +321,11 @@ static void handle_report(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
                 if (fb->sr_mid[j] == rb.lsr) {
                     uint32_t a = ntp64(ff_ntp_time()) >> 16;
                     int32_t rtt = a - rb.lsr - rb.dlsr;
-                    if (rtt >= 0)
+                    if (rtt >= 0) {
                         r->rtt_ms = rtt * 1000.0 / 65536;
+                        if (r->rtt_min_ms < 0 || r->rtt_ms < r->rtt_min_ms)
+                            r->rtt_min_ms = r->rtt_ms;
+                    }
                     break;
                 }
             }
@@ -483,9 +487,9 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
         const LCVRTPReceiverStats *r = &st->receivers[i];
         av_log(fb->logctx, AV_LOG_VERBOSE,
                "RTCP receiver %08"PRIx32": lost %.1f %% (%"PRId64" in all), highest seq %"PRIu32", "
-               "jitter %.2f ms, RTT %.2f ms, REMB %"PRIu64" bit/s%s\n",
+               "jitter %.2f ms, RTT %.2f ms (min %.2f), REMB %"PRIu64" bit/s%s\n",
                r->ssrc, r->fraction_lost * 100, r->cumulative_lost, r->highest_seq,
-               r->jitter_ms, r->rtt_ms, r->remb_bitrate, r->bye ? ", left (BYE)" : "");
+               r->jitter_ms, r->rtt_ms, r->rtt_min_ms, r->remb_bitrate, r->bye ? ", left (BYE)" : "");
     }
     if (!fb->stats_file)
         return;
@@ -504,11 +508,11 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
         n += snprintf(line + n, sizeof(line) - n,
                       "%s{\"ssrc\":%"PRIu32",\"reports\":%"PRIu64",\"fraction_lost\":%.6f,"
                       "\"cumulative_lost\":%"PRId64",\"highest_seq\":%"PRIu32",\"jitter_ms\":%.3f,"
-                      "\"rtt_ms\":%.3f,\"nacks\":%"PRIu64",\"plis\":%"PRIu64",\"firs\":%"PRIu64","
+                      "\"rtt_ms\":%.3f,\"rtt_min_ms\":%.3f,\"nacks\":%"PRIu64",\"plis\":%"PRIu64",\"firs\":%"PRIu64","
                       "\"remb_bitrate\":%"PRIu64",\"twcc_reports\":%"PRIu64",\"twcc_packets\":%"PRIu64","
                       "\"twcc_received\":%"PRIu64",\"bye\":%s}",
                       i ? "," : "", r->ssrc, r->reports, r->fraction_lost, r->cumulative_lost,
-                      r->highest_seq, r->jitter_ms, r->rtt_ms, r->nacks, r->plis, r->firs,
+                      r->highest_seq, r->jitter_ms, r->rtt_ms, r->rtt_min_ms, r->nacks, r->plis, r->firs,
                       r->remb_bitrate, r->twcc_reports, r->twcc_packets, r->twcc_received,
                       r->bye ? "true" : "false");
     }

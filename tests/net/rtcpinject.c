@@ -8,6 +8,11 @@
  *   rtcpinject garbage PORT COUNT SEED
  *       COUNT malformed datagrams: random bytes, bad versions, lengths past
  *       the end, truncated feedback, zero lengths, huge report counts.
+ *   rtcpinject rr LISTEN_PORT RTCP_PORT MEDIA_SSRC COUNT TIMEOUT_MS
+ *       Acts as the receiver's RTCP socket on LISTEN_PORT: for each of COUNT
+ *       SRs about MEDIA_SSRC, waits 20 ms and sends an RR to RTCP_PORT whose
+ *       LSR/DLSR are exact (the hold time measured), so that the sender's
+ *       RTT is the network's alone.
  *   rtcpinject nack RTP_PORT RTCP_PORT MEDIA_SSRC COUNT TIMEOUT_MS [RTX_PT]
  *       Acts as the receiver on RTP_PORT: for COUNT received packets (one in
  *       every 10), sends a NACK for its sequence number to RTCP_PORT and
@@ -122,6 +127,44 @@ int main(int argc, char **argv)
                 usleep(1000);
         }
         return 0;
+    }
+    if (argc >= 7 && !strcmp(argv[1], "rr")) {
+        struct sockaddr_in a = lo(atoi(argv[2]));
+        int lfd = socket(AF_INET, SOCK_DGRAM, 0), count = atoi(argv[5]), done = 0;
+        uint32_t ssrc = strtoul(argv[4], NULL, 0);
+        int64_t deadline = now_us() + atoll(argv[6]) * 1000;
+
+        if (lfd < 0 || bind(lfd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+            perror("rtcpinject: bind");
+            return 1;
+        }
+        while (done < count && now_us() < deadline) {
+            struct pollfd p = { .fd = lfd, .events = POLLIN };
+            uint8_t r[1500];
+            int n;
+            int64_t t_arr;
+            uint32_t lsr, dlsr;
+            if (poll(&p, 1, 100) <= 0)
+                continue;
+            n = recv(lfd, r, sizeof(r), 0);
+            t_arr = now_us();
+            if (n < 28 || r[1] != 200 ||
+                ((uint32_t)r[4] << 24 | r[5] << 16 | r[6] << 8 | r[7]) != ssrc)
+                continue;
+            lsr = (uint32_t)r[10] << 24 | r[11] << 16 | r[12] << 8 | r[13];
+            usleep(20000);
+            /* RR with one report block about ssrc */
+            b[0] = 0x81; b[1] = 201; wb16(b + 2, 7);
+            wb32(b + 4, OUR_SSRC); wb32(b + 8, ssrc);
+            memset(b + 12, 0, 12);
+            wb32(b + 24, lsr);
+            dlsr = (uint32_t)((now_us() - t_arr) * 65536 / 1000000);
+            wb32(b + 28, dlsr);
+            send_to(fd, atoi(argv[3]), b, 32);
+            done++;
+        }
+        printf("rrs %d\n", done);
+        return done < count;
     }
     if (argc >= 7 && !strcmp(argv[1], "nack")) {
         int rtp_port = atoi(argv[2]), rtcp_port = atoi(argv[3]);
