@@ -74,6 +74,11 @@ typedef struct HistEntry {
     int64_t time;
 } HistEntry;
 
+typedef struct RateSample {
+    int64_t time;
+    int bytes;
+} RateSample;
+
 typedef struct Receiver {
     int fir_seen;
     uint8_t fir_seq;
@@ -101,6 +106,10 @@ struct FFRTPFeedback {
     int64_t hist_bytes;
     double tokens;
     int64_t tokens_time;
+    /* media bytes sent in the last second: per send, in a ring */
+    RateSample win[512];
+    int win_start, win_count;
+    int64_t win_bytes;
     uint16_t rtx_seq;
 
     uint32_t sr_mid[8];             ///< middle 32 bits of the last SRs' NTP times
@@ -165,12 +174,35 @@ static void hist_pop(FFRTPFeedback *fb)
     fb->hist_count--;
 }
 
+/** Drop the sends older than a second from the rate window. */
+static void window_trim(FFRTPFeedback *fb, int64_t now)
+{
+    while (fb->win_count && now - fb->win[fb->win_start].time > 1000000) {
+        fb->win_bytes -= fb->win[fb->win_start].bytes;
+        fb->win_start = (fb->win_start + 1) % FF_ARRAY_ELEMS(fb->win);
+        fb->win_count--;
+    }
+}
+
 static void on_sent(void *opaque, AVBufferRef **bufs, const int *sizes, int nb)
 {
     FFRTPFeedback *fb = opaque;
     int64_t now = av_gettime_relative();
+    int bytes = 0;
 
     pthread_mutex_lock(&fb->lock);
+    for (int i = 0; i < nb; i++)
+        bytes += sizes[i];
+    window_trim(fb, now);
+    if (fb->win_count == FF_ARRAY_ELEMS(fb->win)) {
+        /* more than 512 sends in a second: fold into the newest */
+        fb->win[(fb->win_start + fb->win_count - 1) % FF_ARRAY_ELEMS(fb->win)].bytes += bytes;
+    } else {
+        RateSample *w = &fb->win[(fb->win_start + fb->win_count++) % FF_ARRAY_ELEMS(fb->win)];
+        w->time  = now;
+        w->bytes = bytes;
+    }
+    fb->win_bytes += bytes;
     for (int i = 0; i < nb; i++) {
         HistEntry *e;
         uint16_t seq = AV_RB16(bufs[i]->data + 2);
@@ -228,16 +260,11 @@ static void request_keyframe(FFRTPFeedback *fb, int64_t now)
     atomic_store(&fb->kf_pending, 1);
 }
 
-/** Bytes per second of media over the history window. */
+/** Bytes per second of media: what was sent in the last second. */
 static double media_rate(FFRTPFeedback *fb)
 {
-    int64_t span;
-
-    if (fb->hist_count < 2)
-        return 0;
-    span = fb->hist[(fb->hist_start + fb->hist_count - 1) % HIST_MAX_PACKETS].time -
-           fb->hist[fb->hist_start].time;
-    return fb->hist_bytes * 1e6 / FFMAX(span, 100000);
+    window_trim(fb, av_gettime_relative());
+    return fb->win_bytes;
 }
 
 static void retransmit(FFRTPFeedback *fb, uint16_t seq, int64_t now)
@@ -257,11 +284,13 @@ static void retransmit(FFRTPFeedback *fb, uint16_t seq, int64_t now)
         fb->st.nack_missed++;
         return;
     }
-    /* the budget: max_share of the media rate, at most one second's worth
-     * banked, and always room for one packet */
+    /* the budget: max_share of the media rate; at most a quarter second's
+     * worth banked, but always room for 4 packets (a low-rate stream must
+     * still be able to repair a burst); full at first */
     rate = media_rate(fb) * fb->cfg.max_share;
-    cap  = FFMAX(rate, fb->cfg.packet_size + 2);
-    fb->tokens = FFMIN(cap, fb->tokens + rate * (now - fb->tokens_time) / 1e6);
+    cap  = FFMAX(rate / 4, 4 * (fb->cfg.packet_size + 2));
+    fb->tokens = fb->tokens_time ? FFMIN(cap, fb->tokens + rate * (now - fb->tokens_time) / 1e6)
+                                 : cap;
     fb->tokens_time = now;
     len = e->size + (fb->cfg.rtx_pt >= 0 ? 2 : 0);
     if (fb->tokens < len) {

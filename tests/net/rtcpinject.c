@@ -5,6 +5,17 @@
  *   rtcpinject pli PORT MEDIA_SSRC
  *   rtcpinject fir PORT MEDIA_SSRC SEQ
  *       One PLI / FIR to 127.0.0.1:PORT; prints the wall-clock time sent, us.
+ *   rtcpinject remb PORT MEDIA_SSRC BITRATE
+ *       One REMB (exponent/mantissa) about MEDIA_SSRC.
+ *   rtcpinject twcc PORT MEDIA_SSRC
+ *       One transport-cc report: base 100, 2 packets received, deltas 4 and
+ *       8 (x 250 us) after a reference time of 64 ms: the last arrives at
+ *       67 ms.
+ *   rtcpinject nackall RTP_PORT RTCP_PORT MEDIA_SSRC TIMEOUT_MS
+ *       Acts as the receiver: NACKs every packet it receives, at once, until
+ *       nothing arrives for 1 s; one second after the first packet it also
+ *       NACKs the first sequence number (gone from a short history). Prints
+ *       the counts.
  *   rtcpinject garbage PORT COUNT SEED
  *       COUNT malformed datagrams: random bytes, bad versions, lengths past
  *       the end, truncated feedback, zero lengths, huge report counts.
@@ -93,6 +104,73 @@ int main(int argc, char **argv)
         b[16] = atoi(argv[4]); b[17] = b[18] = b[19] = 0;
         printf("%lld\n", (long long)wall_us());
         return send_to(fd, atoi(argv[2]), b, 20) != 20;
+    }
+    if (argc >= 5 && !strcmp(argv[1], "remb")) {
+        uint64_t br = strtoull(argv[4], NULL, 0);
+        int exp = 0;
+        while (br >> exp > 0x3ffff)
+            exp++;
+        b[0] = 0x80 | 15; b[1] = 206; wb16(b + 2, 5);
+        wb32(b + 4, OUR_SSRC); wb32(b + 8, 0);
+        memcpy(b + 12, "REMB", 4);
+        b[16] = 1;
+        b[17] = exp << 2 | (uint32_t)(br >> exp) >> 16;
+        wb16(b + 18, (br >> exp) & 0xffff);
+        wb32(b + 20, strtoul(argv[3], NULL, 0));
+        return send_to(fd, atoi(argv[2]), b, 24) != 24;
+    }
+    if (argc >= 4 && !strcmp(argv[1], "twcc")) {
+        b[0] = 0x80 | 15; b[1] = 205; wb16(b + 2, 5);
+        wb32(b + 4, OUR_SSRC); wb32(b + 8, strtoul(argv[3], NULL, 0));
+        wb16(b + 12, 100);              /* base sequence */
+        wb16(b + 14, 2);                /* status count */
+        b[16] = 0; b[17] = 0; b[18] = 1; /* reference time: 1 x 64 ms */
+        b[19] = 0;                      /* feedback count */
+        wb16(b + 20, 0x2002);           /* run length: small delta x 2 */
+        b[22] = 4; b[23] = 8;           /* receive deltas, 250 us units */
+        return send_to(fd, atoi(argv[2]), b, 24) != 24;
+    }
+    if (argc >= 6 && !strcmp(argv[1], "nackall")) {
+        struct sockaddr_in a = lo(atoi(argv[2]));
+        int rfd = socket(AF_INET, SOCK_DGRAM, 0), sz = 8 << 20, first = -1;
+        uint32_t ssrc = strtoul(argv[4], NULL, 0);
+        int64_t deadline = now_us() + atoll(argv[5]) * 1000, last = 0, t_first = 0;
+        int old_sent = 0;
+        long rx = 0, nacks = 0;
+
+        if (rfd < 0 || bind(rfd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+            perror("rtcpinject: bind");
+            return 1;
+        }
+        setsockopt(rfd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz));
+        while (now_us() < deadline && (!last || now_us() - last < 1000000)) {
+            struct pollfd p = { .fd = rfd, .events = POLLIN };
+            uint8_t r[65536];
+            int n, seq;
+            if (poll(&p, 1, 100) <= 0)
+                continue;
+            n = recv(rfd, r, sizeof(r), 0);
+            if (n < 12 || (r[0] & 0xc0) != 0x80)
+                continue;
+            last = now_us();
+            rx++;
+            seq = r[2] << 8 | r[3];
+            if (first < 0) {
+                first   = seq;
+                t_first = last;
+            }
+            if (!old_sent && last - t_first > 1000000) {
+                seq = first;
+                old_sent = 1;
+            }
+            b[0] = 0x81; b[1] = 205; wb16(b + 2, 3);
+            wb32(b + 4, OUR_SSRC); wb32(b + 8, ssrc);
+            wb16(b + 12, seq); wb16(b + 14, 0);
+            send_to(fd, atoi(argv[3]), b, 16);
+            nacks++;
+        }
+        printf("received %ld nacks %ld\n", rx, nacks);
+        return 0;
     }
     if (argc >= 5 && !strcmp(argv[1], "garbage")) {
         int port = atoi(argv[2]), count = atoi(argv[3]);

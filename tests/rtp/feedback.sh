@@ -5,7 +5,7 @@
 # NACK with the RTP/AVPF profile). PLI/FIR and malformed RTCP come from
 # tests/net/rtcpinject.c, which builds them by hand.
 #   tests/rtp/feedback.sh BUILD TEST
-# TEST: recovery | keyframe | stats | restart | hostile | nack | sdp |
+# TEST: recovery | keyframe | stats | restart | hostile | nack | sdp | budget | remb |
 #       gst-recovery | gst-pli  (GStreamer's rtpbin as the receiver:
 #       rtpjitterbuffer with do-retransmission, rtph264depay request-keyframe)
 set -eu
@@ -279,6 +279,56 @@ test_nack() {
     done
 }
 
+test_budget() {
+    # every packet NACKed at once: resends stop at nack_max_share of the
+    # media; one NACK for a packet older than nack_history is a miss
+    local p q
+    p=$(port); q=$(port)
+    while [ "$q" = "$p" ]; do q=$(port); done
+    "$tools/rtcpinject" nackall "$p" "$((q + 1))" "$SSRC" 30000 > "$work/all.txt" &
+    local inj=$!
+    sleep 0.3
+    timeout 60 "$ffmpeg" -nostdin -v error -re -i "$inputs/h264.mkv" -c copy -f rtp -ssrc "$SSRC" \
+        -nack_max_share 0.1 -nack_history 200 -stats_file "$work/all.json" -stats_interval 0 \
+        "rtp://127.0.0.1:$p?pkt_size=1200&localrtpport=$q&localrtcpport=$((q + 1))" \
+        > /dev/null 2>&1 || die "sender failed"
+    wait "$inj"
+    local oct re limited missed nacked
+    oct=$(json "$work/all.json" octets); re=$(json "$work/all.json" retransmitted_octets)
+    limited=$(json "$work/all.json" nack_rate_limited); missed=$(json "$work/all.json" nack_missed)
+    nacked=$(json "$work/all.json" nacked)
+    note "every packet NACKed ($nacked sequence numbers processed), nack_max_share 0.1: $re bytes resent for $oct of media" \
+         "($(awk -v a="$re" -v b="$oct" 'BEGIN { printf "%.1f", 100 * a / b }') %), $limited NACKs over budget;" \
+         "$missed for packets older than nack_history 200 ms"
+    [ "$limited" -gt 0 ] || die "nothing was held back"
+    [ "$re" -gt 0 ] || die "nothing was resent"
+    # 10 % of the media, plus what the bucket may bank (a quarter second's
+    # budget, or 4 packets) and the -re start, which sends half a second at once
+    awk -v a="$re" -v b="$oct" 'BEGIN { exit !(a <= 0.13 * b + 4 * 1202) }' ||
+        die "resent $re bytes, above 10 % of $oct"
+    [ "$missed" -ge 1 ] || die "the NACK for an old packet was not counted as a miss"
+}
+
+test_remb() {
+    # REMB and transport-cc are exposed in the statistics
+    local p q
+    p=$(port); q=$(port)
+    while [ "$q" = "$p" ]; do q=$(port); done
+    timeout 60 "$ffmpeg" -nostdin -v error -re -i "$inputs/h264.mkv" -c copy -f rtp -ssrc "$SSRC" \
+        -stats_file "$work/remb.json" -stats_interval 0 \
+        "rtp://127.0.0.1:$p?pkt_size=1200&localrtpport=$q&localrtcpport=$((q + 1))" > /dev/null 2>&1 &
+    local snd=$!
+    sleep 0.5
+    "$tools/rtcpinject" remb "$((q + 1))" "$SSRC" 1500000
+    "$tools/rtcpinject" twcc "$((q + 1))" "$SSRC"
+    wait "$snd" || die "sender failed"
+    local remb tp tr
+    remb=$(json "$work/remb.json" remb_bitrate); tp=$(json "$work/remb.json" twcc_packets)
+    tr=$(json "$work/remb.json" twcc_received)
+    note "REMB 1500000 bit/s -> remb_bitrate $remb; transport-cc of 2 received packets -> $tp packets, $tr received"
+    [ "$remb" = 1500000 ] && [ "$tp" = 2 ] && [ "$tr" = 2 ] || die "REMB/TWCC not as sent"
+}
+
 test_sdp() {
     local p; p=$(port)
     "$ffmpeg" -nostdin -v error -i "$inputs/h264.mkv" -c copy -frames 1 -f rtp -rtx_pt 97 \
@@ -385,7 +435,7 @@ test_gst_pli() {
 [ -f "$inputs/done" ] || "$(dirname "$0")/sendpath.sh" "$build" none 2> /dev/null || true
 [ -f "$inputs/h264.mkv" ] || die "no inputs (run tests/rtp/sendpath.sh first)"
 case "$what" in
-    recovery|keyframe|stats|restart|hostile|nack|sdp) "test_$what" ;;
+    recovery|keyframe|stats|restart|hostile|nack|sdp|budget|remb) "test_$what" ;;
     gst-recovery|gst-pli) "test_${what/-/_}" ;;
     *) die "unknown test $what" ;;
 esac
