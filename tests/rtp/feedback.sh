@@ -6,7 +6,7 @@
 # tests/net/rtcpinject.c, which builds them by hand.
 #   tests/rtp/feedback.sh BUILD TEST
 # TEST: recovery | keyframe | stats | restart | hostile | nack | sdp | budget | remb |
-#       gst-recovery | gst-pli  (GStreamer's rtpbin as the receiver:
+#       gst-recovery | gst-pli | gst-restart  (GStreamer's rtpbin as the receiver:
 #       rtpjitterbuffer with do-retransmission, rtph264depay request-keyframe)
 set -eu
 build=$1 what=$2
@@ -432,11 +432,39 @@ test_gst_pli() {
          "(keyframe_min_interval 0); the first $checked checked, each followed by an IDR"
 }
 
+test_gst_restart() {
+    command -v gst-launch-1.0 > /dev/null || die "gst-launch-1.0 is not installed"
+    ports
+    "$ffmpeg" -nostdin -v error -f lavfi -i "testsrc2=s=320x240:r=25:d=1" -c:v libx264 -preset ultrafast \
+        -tune zerolatency -frames 1 -f rtp -sdp_file "$work/gr.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
+    relay gr 0 1 0
+    gst_receiver gr1 "$work/gr.sdp" true
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=320x240:r=25:d=7" \
+        -c:v libx264 -preset ultrafast -tune zerolatency -g 1000 -f rtp -ssrc "$SSRC" \
+        -stats_file "$work/gr.json" -stats_interval 0 "$(url)" > "$work/gr.send.log" 2>&1 &
+    local send_pid=$! n1 n2
+    sleep 2
+    pkill -KILL -P "$gst_pid" || true; kill -KILL "$gst_pid" 2>/dev/null || true
+    wait "$gst_pid" 2>/dev/null || true
+    sleep 1.5
+    # the new receiver joins without a keyframe; it must ask for one itself
+    gst_receiver gr2 "$work/gr.sdp" true
+    wait "$send_pid" || die "the sender stopped"
+    stop_gst
+    wait "$relay_pid"
+    n2=$("$ffmpeg" -nostdin -v error -i "$work/gr2.h264" -f framecrc - 2> "$work/gr2.dec.log" | grep -vc '^#' || true)
+    local pli; pli=$(json "$work/gr.json" pli)
+    note "GStreamer killed after 2 s, a new one 1.5 s later: it sent $pli PLI(s); it decoded $n2 frames," \
+         "$(grep -c 'error while decoding' "$work/gr2.dec.log" || true) broken"
+    [ "${pli:-0}" -ge 1 ] || die "the new GStreamer receiver sent no PLI"
+    [ "$n2" -ge 50 ] || die "the restarted receiver decoded only $n2 frames"
+}
+
 [ -f "$inputs/done" ] || "$(dirname "$0")/sendpath.sh" "$build" none 2> /dev/null || true
 [ -f "$inputs/h264.mkv" ] || die "no inputs (run tests/rtp/sendpath.sh first)"
 case "$what" in
     recovery|keyframe|stats|restart|hostile|nack|sdp|budget|remb) "test_$what" ;;
-    gst-recovery|gst-pli) "test_${what/-/_}" ;;
+    gst-recovery|gst-pli|gst-restart) "test_${what/-/_}" ;;
     *) die "unknown test $what" ;;
 esac
 echo "PASS rtp-feedback-$what"
