@@ -68,7 +68,7 @@ for t in rtcp-tshark rtcp-alloc rtcp-oom; do sed 's/^/    /' "$log/$t.log"; done
 
 echo "== RTP send path: wire identity, decoding, packet sizes, ECONNREFUSED, allocations (127.0.0.1)"
 build=$(cd "$ffb/.." && pwd)
-for t in wire decode edges refused formats; do
+for t in wire decode edges refused formats faults; do
     run "rtp-$t" "$top/tests/rtp/sendpath.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-$t.log"
 done

@@ -14,6 +14,10 @@
 #             the sender keeps running and the receiver decodes from its
 #             first keyframe on
 #   formats   rtp_mpegts and RTSP output (UDP transport) still decode
+#   faults    with a preload shim (tests/net/sendfail.c) failing GSO sends
+#             with EIO, sendmmsg with ENOSYS, or every Nth send with ENOBUFS
+#             or EAGAIN: the captures stay byte-identical, the fallbacks and
+#             retries are counted
 # Every wait is bounded; every loop has a count.
 set -eu
 build=$1 what=$2
@@ -321,9 +325,42 @@ test_formats() {
     note "RTSP (UDP transport): $(wc -l < "$work/rtsp.list") frames md5-identical, sent through the GSO path"
 }
 
+test_faults() {
+    local in=$inputs/h264.mkv p ref=""
+    local common=(-ssrc 305419896 -seq 1000 -base_timestamp 5000 -rtpflags send_bye)
+    for f in none gso-eio mmsg-enosys enobufs:7 eagain:5; do
+        local mode=gso
+        case "$f" in eagain:*) mode=single ;; mmsg-enosys) mode=mmsg ;; esac
+        p=$("$freeport")
+        capture "f$f" 1000 30000 "$p" "$((p + 1))"
+        env LD_PRELOAD="$build/tests/sendfail.so" SENDFAIL="$f" \
+            "$ffmpeg" -nostdin -v verbose -i "$in" -c copy -f rtp "${common[@]}" -send_mode "$mode" \
+            "rtp://127.0.0.1:$p?pkt_size=1200" > /dev/null 2> "$work/f$f.log" ||
+            { tail -n 5 "$work/f$f.log"; die "$f: sender failed"; }
+        wait "$cap_pid"
+        "$rtpcap" dump "$work/f$f.pcap" "$p" > "$work/f$f.dump"
+        local stats; stats=$(grep -h 'RTP send (' "$work/f$f.log" | sed 's/^\[[^]]*\] //')
+        if [ -z "$ref" ]; then
+            ref=f$f
+        else
+            cmp -s "$work/$ref.dump" "$work/f$f.dump" ||
+                die "$f: $(wc -l < "$work/f$f.dump") datagrams, not byte-identical to the $(wc -l < "$work/$ref.dump") without faults"
+        fi
+        case "$f" in
+            gso-eio)     echo "$stats" | grep -q 'RTP send (mmsg).*fallbacks 1$' || die "$f: $stats" ;;
+            mmsg-enosys) echo "$stats" | grep -q 'RTP send (single).*fallbacks 1$' || die "$f: $stats" ;;
+            enobufs:*)   echo "$stats" | grep -q 'ENOBUFS [1-9]' || die "$f: $stats" ;;
+            eagain:*)    echo "$stats" | grep -q 'EAGAIN [1-9]' || die "$f: $stats" ;;
+        esac
+        note "$f: $(wc -l < "$work/f$f.dump") datagrams$( [ "f$f" = "$ref" ] || echo ", byte-identical");" \
+             "$(grep -h 'sendfail:' "$work/f$f.log" || echo 'no shim')"
+        note "  ${stats#RTP send }"
+    done
+}
+
 mkinputs
 case "$what" in
-    wire|decode|edges|refused|formats) "test_$what" ;;
+    wire|decode|edges|refused|formats|faults) "test_$what" ;;
     *) die "unknown test $what" ;;
 esac
 echo "PASS rtp-$what"
