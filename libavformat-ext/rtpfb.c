@@ -71,6 +71,7 @@ typedef struct HistEntry {
     AVBufferRef *buf;
     int size;
     uint16_t seq;
+    uint32_t ts;                ///< RTP timestamp
     int64_t time;
 } HistEntry;
 
@@ -104,6 +105,7 @@ struct FFRTPFeedback {
     HistEntry *hist;
     int hist_start, hist_count;
     int64_t hist_bytes;
+    int32_t hist_media_limit;       ///< history_ms in RTP timestamp units
     double tokens;
     int64_t tokens_time;
     /* media bytes sent in the last second: per send, in a ring */
@@ -206,6 +208,7 @@ static void on_sent(void *opaque, AVBufferRef **bufs, const int *sizes, int nb)
     for (int i = 0; i < nb; i++) {
         HistEntry *e;
         uint16_t seq = AV_RB16(bufs[i]->data + 2);
+        uint32_t ts  = AV_RB32(bufs[i]->data + 4);
 
         fb->st.packets++;
         fb->st.octets += sizes[i] - 12;
@@ -216,14 +219,19 @@ static void on_sent(void *opaque, AVBufferRef **bufs, const int *sizes, int nb)
             fb->hist[(fb->hist_start + fb->hist_count - 1) % HIST_MAX_PACKETS].seq != (uint16_t)(seq - 1))
             while (fb->hist_count)
                 hist_pop(fb);
+        /* older than history_ms by the clock, or by the media: a sender
+         * faster than real time keeps history_ms of media, not the whole
+         * file (B-frames make timestamps go back a little: signed) */
         while (fb->hist_count &&
                (fb->hist_count == HIST_MAX_PACKETS || fb->hist_bytes + sizes[i] > HIST_MAX_BYTES ||
-                now - fb->hist[fb->hist_start].time > fb->cfg.history_ms * 1000LL))
+                now - fb->hist[fb->hist_start].time > fb->cfg.history_ms * 1000LL ||
+                (int32_t)(ts - fb->hist[fb->hist_start].ts) > fb->hist_media_limit))
             hist_pop(fb);
         e = &fb->hist[(fb->hist_start + fb->hist_count++) % HIST_MAX_PACKETS];
         e->buf  = bufs[i];          /* steal the reference: no copy */
         e->size = sizes[i];
         e->seq  = seq;
+        e->ts   = ts;
         e->time = now;
         bufs[i] = NULL;
         fb->hist_bytes += sizes[i];
@@ -633,6 +641,7 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
     fb->cfg.stats_file = NULL;
     fb->stop_pipe[0] = fb->stop_pipe[1] = -1;
     fb->st.ssrc      = cfg->ssrc;
+    fb->hist_media_limit = FFMIN((int64_t)cfg->history_ms * cfg->clock_rate / 1000, INT32_MAX);
     fb->avg_rtcp_size = 28 + 28;
     atomic_init(&fb->kf_pending, 0);
     av_lfg_init(&fb->lfg, av_get_random_seed());
