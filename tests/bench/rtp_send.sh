@@ -28,13 +28,22 @@ if [ ! -f "$in" ]; then
 fi
 frames=$((secs * 25))
 
-# sinks on 127.0.0.1 that drain what arrives: one with UDP_GRO, one without
+# a sink on 127.0.0.1 that drains what arrives, with UDP_GRO or (gso-nogro)
+# without; a fresh one for every run, so that no run starts while the sink
+# still drains the previous one
 p_gro=$("$tools/freeport")
-"$tools/rtpcap" sink 1 600000 3600000 "$p_gro" "$((p_gro + 1))" > /dev/null &
 p_nogro=$("$tools/freeport")
 [ "$p_nogro" != "$p_gro" ] || p_nogro=$((p_gro + 2))
-"$tools/rtpcap" sink 0 600000 3600000 "$p_nogro" "$((p_nogro + 1))" > /dev/null &
-sleep 0.5
+sink_pid=
+sink_start() {  # sink_start COL
+    local gro=1 port=$p_gro
+    [ "$1" = gso-nogro ] && gro=0 port=$p_nogro
+    "$tools/rtpcap" sink "$gro" 600000 3600000 "$port" "$((port + 1))" > /dev/null &
+    sink_pid=$!
+    local hex; hex=$(printf '%04X' "$port")
+    for _ in $(seq 100); do grep -q ":$hex 00000000:0000" /proc/net/udp && break; sleep 0.02; done
+}
+sink_stop() { kill "$sink_pid" 2>/dev/null || true; wait "$sink_pid" 2>/dev/null || true; }
 
 # cmd COL SIZE: the sender's command line
 cmd() {
@@ -53,9 +62,11 @@ for size in $sizes; do
     for col in $cols; do
         : > "$work/cpu" ; : > "$work/wall"
         for _ in $(seq "$reps"); do
+            sink_start "$col"
             # shellcheck disable=SC2046
             "$tools/cputime" "$work/t" $(cmd "$col" "$size") > /dev/null 2> "$work/log" ||
                 { tail -n 5 "$work/log"; echo "rtp_send: $col at $size failed" >&2; exit 1; }
+            sink_stop
             read -r w u s < "$work/t"
             echo "$u $s" | awk '{ print $1 + $2 }' >> "$work/cpu"
             echo "$w" >> "$work/wall"
@@ -68,8 +79,10 @@ for size in $sizes; do
         fi
         # system calls on the send path, counted by strace in a separate run
         # shellcheck disable=SC2046
+        sink_start "$col"
         strace -f -qq -c -e trace=sendto,sendmsg,sendmmsg,poll,ppoll -o "$work/strace" \
             $(cmd "$col" "$size") > /dev/null 2>&1
+        sink_stop
         calls[$col,$size]=$(awk '$NF ~ /^(sendto|sendmsg|sendmmsg|poll|ppoll)$/ { n += $4 } END { print n + 0 }' "$work/strace")
     done
     # the wire is byte-identical across modes and with stock (make check, rtp-wire)
@@ -81,7 +94,8 @@ mb() { awk -v b="${bytes[single,$1]}" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 echo "Input: $secs s of 1080p25 H.264, $(mb 1200) MB of RTP at pkt_size 1200; $frames access units."
 echo "CPU = user + sys of the whole ffmpeg process (-c copy from Matroska), median of $reps runs."
 echo "Receiver: a sink on 127.0.0.1 with UDP_GRO (gso-nogro: the same sink without UDP_GRO,"
-echo "where loopback splits each GSO send into datagrams inside the sender's system call)."
+echo "where loopback splits each GSO send into datagrams inside the sender's system call);"
+echo "a fresh sink for every run."
 echo
 echo "### CPU per MB sent (ms/MB), lower is better"
 echo
