@@ -59,27 +59,31 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 declare -A cpu wall pkts bytes calls
 for size in $sizes; do
-    for col in $cols; do
-        : > "$work/cpu" ; : > "$work/wall"
-        for _ in $(seq "$reps"); do
+    # the columns take turns within each repetition, so that a slow spell of
+    # the (shared, noisy) machine hits them all alike
+    for col in $cols; do : > "$work/cpu.$col"; : > "$work/wall.$col"; done
+    for _ in $(seq "$reps"); do
+        for col in $cols; do
             sink_start "$col"
             # shellcheck disable=SC2046
             "$tools/cputime" "$work/t" $(cmd "$col" "$size") > /dev/null 2> "$work/log" ||
                 { tail -n 5 "$work/log"; echo "rtp_send: $col at $size failed" >&2; exit 1; }
             sink_stop
             read -r w u s < "$work/t"
-            echo "$u $s" | awk '{ print $1 + $2 }' >> "$work/cpu"
-            echo "$w" >> "$work/wall"
+            echo "$u $s" | awk '{ print $1 + $2 }' >> "$work/cpu.$col"
+            echo "$w" >> "$work/wall.$col"
+            if [ "$col" != stock ]; then
+                read -r pkts[$col,$size] bytes[$col,$size] < <(sed -n \
+                    's/.*RTP send ([a-z]*): \([0-9]*\) packets, \([0-9]*\) bytes.*/\1 \2/p' "$work/log")
+            fi
         done
-        cpu[$col,$size]=$(median < "$work/cpu")
-        wall[$col,$size]=$(median < "$work/wall")
-        if [ "$col" != stock ]; then
-            read -r pkts[$col,$size] bytes[$col,$size] < <(sed -n \
-                's/.*RTP send ([a-z]*): \([0-9]*\) packets, \([0-9]*\) bytes.*/\1 \2/p' "$work/log")
-        fi
+    done
+    for col in $cols; do
+        cpu[$col,$size]=$(median < "$work/cpu.$col")
+        wall[$col,$size]=$(median < "$work/wall.$col")
         # system calls on the send path, counted by strace in a separate run
-        # shellcheck disable=SC2046
         sink_start "$col"
+        # shellcheck disable=SC2046
         strace -f -qq -c -e trace=sendto,sendmsg,sendmmsg,poll,ppoll -o "$work/strace" \
             $(cmd "$col" "$size") > /dev/null 2>&1
         sink_stop
@@ -92,7 +96,8 @@ done
 
 mb() { awk -v b="${bytes[single,$1]}" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 echo "Input: $secs s of 1080p25 H.264, $(mb 1200) MB of RTP at pkt_size 1200; $frames access units."
-echo "CPU = user + sys of the whole ffmpeg process (-c copy from Matroska), median of $reps runs."
+echo "CPU = user + sys of the whole ffmpeg process (-c copy from Matroska), median of $reps runs,"
+echo "the columns taking turns."
 echo "Receiver: a sink on 127.0.0.1 with UDP_GRO (gso-nogro: the same sink without UDP_GRO,"
 echo "where loopback splits each GSO send into datagrams inside the sender's system call);"
 echo "a fresh sink for every run."
