@@ -17,8 +17,11 @@
  *   rtpcap relay OUT.pcap READY SEED LOSS_PPM BURST DELAY_MS IDLE_MS TOTAL_MS IN_PORT OUT_PORT SENDER_RTCP
  *       A lossy relay between an RTP sender and a receiver. RTP arriving on
  *       IN_PORT goes to OUT_PORT; packets are dropped LOSS_PPM per million on
- *       average, in bursts of BURST packets (1: independent losses), from a
- *       fixed SEED. RTCP arriving on IN_PORT + 1 from the sender (from port
+ *       average, in bursts of BURST packets (1: independent losses). Which
+ *       sequence numbers drop is a function of SEED and the sequence number
+ *       alone, so every run with the same stream drops the same packets
+ *       whatever the timing; a packet seen before (a retransmission) is not
+ *       dropped again. RTCP arriving on IN_PORT + 1 from the sender (from port
  *       SENDER_RTCP) goes to OUT_PORT + 1; RTCP from anyone else (the
  *       receiver) goes back to 127.0.0.1:SENDER_RTCP. Everything towards the receiver is delayed by DELAY_MS, so
  *       the round trip grows by exactly that (an RTCP BYE waits 500 ms
@@ -260,15 +263,25 @@ static int sink(int argc, char **argv)
 }
 
 
-static uint64_t rng_state;
+static uint64_t seed;
 
-static uint32_t rng(void)
+/** A hash of the seed and n, uniform in [0, 2^32) (splitmix64). */
+static uint32_t hash(uint32_t n)
 {
-    /* xorshift64*: reproducible from the seed */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (rng_state * 2685821657736338717ULL) >> 32;
+    uint64_t z = seed + (n + 1) * 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return (z ^ (z >> 31)) >> 32;
+}
+
+/** Whether sequence number seq drops: a burst of `burst` starts at any
+ *  sequence number with probability loss / burst. */
+static int dropped(int seq, long loss_ppm, long burst)
+{
+    for (long k = 0; k < burst; k++)
+        if (hash((uint16_t)(seq - k)) % 1000000 < (uint32_t)(loss_ppm / burst))
+            return 1;
+    return 0;
 }
 
 typedef struct Pending {
@@ -321,11 +334,12 @@ static int relay(int argc, char **argv)
     struct sockaddr_in sender_rtcp = { .sin_family = AF_INET };
     struct pollfd pfd[2];
     static uint8_t buf[MAX_DGRAM];
-    long rtp_in = 0, rtp_dropped = 0, rtp_out = 0, rtcp_fwd = 0, rtcp_back = 0, burst_left = 0;
+    long rtp_in = 0, rtp_dropped = 0, rtp_out = 0, rtcp_fwd = 0, rtcp_back = 0;
+    static uint8_t seen[65536];
     int64_t start = now_ms(), last = 0;
     FILE *f, *r;
 
-    rng_state = strtoull(argv[4], NULL, 0) | 1;
+    seed = strtoull(argv[4], NULL, 0);
     if (burst < 1)
         burst = 1;
     to_rtp.sin_addr.s_addr = to_rtcp.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -403,15 +417,12 @@ static int relay(int argc, char **argv)
                     enqueue(pfd[1].fd, &to_rtcp, buf, n, last + delay + 500 * bye);
                     rtcp_fwd++;
                 } else {
-                    int drop;
+                    int drop = 0;
                     rtp_in++;
-                    if (burst_left > 0) {
-                        drop = 1;
-                        burst_left--;
-                    } else {
-                        drop = rng() % 1000000 < (uint32_t)(loss_ppm / burst);
-                        if (drop)
-                            burst_left = burst - 1;
+                    if (n >= 12) {
+                        int seq = buf[2] << 8 | buf[3];
+                        drop = !seen[seq] && dropped(seq, loss_ppm, burst);
+                        seen[seq] = 1;
                     }
                     if (drop) {
                         rtp_dropped++;

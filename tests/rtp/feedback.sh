@@ -80,7 +80,7 @@ test_recovery() {
         ports
         relay "$who" 50000 1 10
         receiver "$who" "$in"
-        timeout 60 "$bin" -nostdin -v verbose -re -i "$in" -c copy -f rtp -ssrc "$SSRC" \
+        timeout 60 "$bin" -nostdin -v verbose -re -i "$in" -c copy -f rtp -ssrc "$SSRC" -seq 1000 \
             -rtpflags send_bye "$(url)" > "$work/$who.send.log" 2>&1 || die "$who: sender failed"
         wait "$recv_pid" || true
         wait "$relay_pid"
@@ -381,7 +381,7 @@ test_gst_recovery() {
             "rtp://127.0.0.1:$p_recv" > /dev/null
         relay "$who" 50000 1 10
         gst_receiver "$who" "$work/$who.sdp" true
-        timeout 60 "$bin" -nostdin -v verbose -re -i "$in" -c copy -f rtp -ssrc "$SSRC" \
+        timeout 60 "$bin" -nostdin -v verbose -re -i "$in" -c copy -f rtp -ssrc "$SSRC" -seq 1000 \
             "$(url)" > "$work/$who.send.log" 2>&1 || die "$who: sender failed"
         stop_gst
         wait "$relay_pid"
