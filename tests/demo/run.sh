@@ -79,7 +79,7 @@ echo "toi420 pool:        ${pool:-?}"
 echo "allocations:        ${allocs#*: } (filtergraph thread, 320x240 yuyv422, 3000 vs 6000 frames)"
 echo "RTP send:           mode ${rtp_mode:-?}, ${rtp_pkts:-?} packets of at most 1200 bytes in ${rtp_calls:-?} system calls"
 echo "syscalls per frame: ${rtp_per:-?} (stock FFmpeg: 2 per packet, poll + sendto)"
-echo "relay:              dropped $dropped of ${relay_in:-?} RTP packets (2 %), hitting $hit frames"
+echo "relay:              dropped $dropped of ${rtp_pkts:-?} RTP packets (2 %, first transmissions only), hitting $hit frames"
 echo "retransmissions:    $(json retransmitted) packets resent for $(json nack_packets) NACKs" \
      "($(json nack_missed) not in history, $(json nack_rate_limited) over budget)"
 echo "frames recovered:   $((hit - broken)) of $hit frames hit by loss decoded without error" \
