@@ -61,7 +61,6 @@ rtp_calls=$(echo "$rtp" | sed -n 's/.*RTCP; \([0-9]*\) system calls.*/\1/p')
 rtp_per=$(echo "$rtp" | sed -n 's/.*(\([0-9.]*\) syscalls per access unit.*/\1/p')
 json() { tail -n 1 "$work/rtcp.json" 2>/dev/null | sed -n "s/.*\"$1\":\([-0-9.e]*\).*/\1/p"; }
 dropped=$(grep -c '^dropped' "$work/relay.txt" || true)
-relay_in=$(sed -n 's/^rtp_in \([0-9]*\).*/\1/p' "$work/relay.txt")
 # frames hit by the loss: the RTP timestamps of the dropped packets
 hit=$("$build/tests/rtpcap" dump "$work/relay.pcap" "$relay" |
       awk 'NR == FNR { if ($1 == "dropped") d[$2] = 1; next }
