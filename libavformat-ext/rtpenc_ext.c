@@ -221,15 +221,12 @@ int ff_rtpenc_ext_packet_done(AVFormatContext *s1, int ret)
 {
     RTPMuxContext *s = s1->priv_data;
     FFRTPEncExt *e = &s->ext;
-    FFRTPSendStats before, after;
     int err;
 
     if (!e->sender)
         return ret;
-    ff_rtp_sender_get_stats(e->sender, &before);
     err = ff_rtp_sender_flush(e->sender);
-    ff_rtp_sender_get_stats(e->sender, &after);
-    e->access_units += after.batches != before.batches;
+    e->access_units += err > 0;
     if (err < 0 && !e->send_error)
         e->send_error = err;
     if (e->send_error < 0) {

@@ -453,7 +453,7 @@ static void clear_queue(FFRTPSender *s)
 
 int ff_rtp_sender_flush(FFRTPSender *s)
 {
-    int ret;
+    int ret, nb = s->nb_queued;
 
     if (!s->nb_queued)
         return 0;
@@ -474,7 +474,7 @@ int ff_rtp_sender_flush(FFRTPSender *s)
         s->st.bytes   += s->queued_bytes;
     }
     clear_queue(s);
-    return ret;
+    return ret < 0 ? ret : nb;
 }
 
 int ff_rtp_sender_queue(FFRTPSender *s, const uint8_t *hdr, int hdr_len,

@@ -75,7 +75,11 @@ enum FFRTPSendMode ff_rtp_sender_mode(const FFRTPSender *s);
 int ff_rtp_sender_queue(FFRTPSender *s, const uint8_t *hdr, int hdr_len,
                         const uint8_t *payload, int len);
 
-/** Send everything queued with as few system calls as the mode allows. */
+/**
+ * Send everything queued with as few system calls as the mode allows.
+ * @return the number of packets sent (0 if none were queued), or a
+ *         negative AVERROR
+ */
 int ff_rtp_sender_flush(FFRTPSender *s);
 
 /** Flush, then send one RTCP datagram on the RTCP socket. */
