@@ -59,6 +59,14 @@ typedef struct ToI420PixelCoeffs {
     DECLARE_ALIGNED(32, int16_t, y)[16];
     int16_t u[16], v[16];
     int32_t y_add[8], c_add[8];
+    /**
+     * For kernels that split the 16-bit words of a 4-byte pixel into its
+     * even bytes (0 and 2) and its odd bytes (1 and 3): the Y coefficients
+     * of bytes 0, 2 (ye) and 1, 3 (yo); Cb then Cr coefficients of bytes
+     * 0, 2 (ce) and of bytes 1, 3 (co).
+     */
+    int16_t ye[2], yo[2];
+    int16_t ce[4], co[4];
 } ToI420PixelCoeffs;
 
 typedef struct ToI420Coeffs {

@@ -43,6 +43,8 @@
 
 /* what the pooled buffer is aligned to, and its linesizes a multiple of */
 #define TOI420_ALIGN 64
+/* slices per filter thread when there is more than one (see filter_frame) */
+#define TOI420_SLICES_PER_THREAD 8
 
 enum ToI420Kind {
     KIND_PASS,      ///< already yuv420p: hand the frame on
@@ -236,11 +238,6 @@ static int init_pool(AVFilterContext *ctx, int w, int h)
     return 0;
 }
 
-static void copy_row(uint8_t *dst, const uint8_t *src, int w)
-{
-    memcpy(dst, src, w);
-}
-
 static int convert_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs)
 {
     ToI420Context *s = ctx->priv;
@@ -250,9 +247,54 @@ static int convert_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs
     const int w = in->width, h = in->height, ch = (h + 1) >> 1;
     const int start = (ch *  jobnr)      / nb_jobs;
     const int end   = (ch * (jobnr + 1)) / nb_jobs;
-    const int cw = (w + 1) >> 1;
     const ptrdiff_t ls0 = in->linesize[0], ls1 = in->linesize[1];
-    const ptrdiff_t ls2 = in->linesize[2];
+
+    if (td->f->kind != KIND_RGB && td->f->kind != KIND_PACKED) {
+        /* planar luma is copied apart from the chroma, plane after plane:
+         * fewer concurrent memory streams than row pair after row pair */
+        const int ystart = 2 * start, yend = FFMIN(2 * end, h);
+        uint8_t *dy = td->dst[0] + (ptrdiff_t)td->dst_linesize[0] * ystart;
+        const uint8_t *sy = in->data[0] + ls0 * ystart;
+
+        if (ls0 == td->dst_linesize[0] && ls0 > 0)
+            memcpy(dy, sy, ls0 * (yend - ystart - 1) + w);
+        else
+            for (int y = ystart; y < yend; y++, dy += td->dst_linesize[0], sy += ls0)
+                memcpy(dy, sy, w);
+    }
+    if (td->f->kind == KIND_444 || td->f->kind == KIND_422) {
+        /* one chroma plane after the other, as for luma */
+        for (int p = 1; p < 3; p++) {
+            const ptrdiff_t ls = in->linesize[p];
+            uint8_t *d = td->dst[p] + (ptrdiff_t)td->dst_linesize[p] * start;
+            for (int cy = start; cy < end; cy++, d += td->dst_linesize[p]) {
+                const uint8_t *c0 = in->data[p] + ls * (2 * cy);
+                const uint8_t *c1 = in->data[p] + ls * FFMIN(2 * cy + 1, h - 1);
+                if (td->f->kind == KIND_444)
+                    dsp->chroma_h2v2(d, c0, c1, w);
+                else
+                    dsp->chroma_v2(d, c0, c1, w);
+            }
+        }
+        return 0;
+    }
+    if (td->f->kind == KIND_NV) {
+        uint8_t *u = td->dst[1 + td->f->sub] + (ptrdiff_t)td->dst_linesize[1] * start;
+        uint8_t *v = td->dst[2 - td->f->sub] + (ptrdiff_t)td->dst_linesize[1] * start;
+        for (int cy = start; cy < end; cy++) {
+            dsp->chroma_nv(u, v, in->data[1] + ls1 * cy, w);
+            u += td->dst_linesize[1];
+            v += td->dst_linesize[1];
+        }
+        return 0;
+    }
+    if (td->f->kind == KIND_GRAY) {
+        /* the pool's chroma rows, padding included, are ours to fill */
+        for (int p = 1; p < 3; p++)
+            memset(td->dst[p] + (ptrdiff_t)td->dst_linesize[p] * start, 128,
+                   (size_t)td->dst_linesize[p] * (end - start));
+        return 0;
+    }
 
     for (int cy = start; cy < end; cy++) {
         const int r0 = 2 * cy, r1 = FFMIN(2 * cy + 1, h - 1);
@@ -269,32 +311,6 @@ static int convert_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs
             break;
         case KIND_PACKED:
             dsp->packed_yuv[td->f->sub](y0, y1, u, v, s0, s1, w);
-            break;
-        case KIND_444:
-            copy_row(y0, s0, w);
-            copy_row(y1, s1, w);
-            dsp->chroma_h2v2(u, in->data[1] + ls1 * r0, in->data[1] + ls1 * r1, w);
-            dsp->chroma_h2v2(v, in->data[2] + ls2 * r0, in->data[2] + ls2 * r1, w);
-            break;
-        case KIND_422:
-            copy_row(y0, s0, w);
-            copy_row(y1, s1, w);
-            dsp->chroma_v2(u, in->data[1] + ls1 * r0, in->data[1] + ls1 * r1, w);
-            dsp->chroma_v2(v, in->data[2] + ls2 * r0, in->data[2] + ls2 * r1, w);
-            break;
-        case KIND_NV:
-            copy_row(y0, s0, w);
-            copy_row(y1, s1, w);
-            if (td->f->sub)
-                dsp->chroma_nv(v, u, in->data[1] + ls1 * cy, w);
-            else
-                dsp->chroma_nv(u, v, in->data[1] + ls1 * cy, w);
-            break;
-        case KIND_GRAY:
-            copy_row(y0, s0, w);
-            copy_row(y1, s1, w);
-            memset(u, 128, cw);
-            memset(v, 128, cw);
             break;
         }
     }
@@ -316,7 +332,7 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
     ToI420Context *s      = ctx->priv;
     AVFilterLink *outlink = ctx->outputs[0];
     const ToI420Format *f = find_format(in->format);
-    int in_matrix, out_matrix, out_range, ret;
+    int in_matrix, out_matrix, out_range, nb_threads, ret;
     enum AVChromaLocation loc;
     AVBufferRef *buf;
     ThreadData td;
@@ -379,8 +395,13 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
         td.dst[i]          = buf->data + s->offset[i];
         td.dst_linesize[i] = s->linesize[i];
     }
+    /* More slices than threads: the calling thread starts on the slices
+     * at once and takes them from the others until they are awake, which
+     * on a loaded machine or a VM takes a good part of a frame's time. */
+    nb_threads = ff_filter_get_nb_threads(ctx);
     ff_filter_execute(ctx, convert_slice, &td, NULL,
-                      FFMIN((in->height + 1) >> 1, ff_filter_get_nb_threads(ctx)));
+                      FFMIN((in->height + 1) >> 1,
+                            nb_threads > 1 ? TOI420_SLICES_PER_THREAD * nb_threads : 1));
     s->convert_us += av_gettime_relative() - t0;
     s->nb_converted++;
 

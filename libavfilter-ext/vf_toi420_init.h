@@ -55,6 +55,14 @@ static av_unused void ff_toi420_coeffs_layouts(ToI420Coeffs *c)
             k->y_add[i] = c->y_add;
             k->c_add[i] = c->c_add;
         }
+        for (int i = 0; i < 2; i++) {
+            k->ye[i]     = k->y[2 * i];
+            k->yo[i]     = k->y[2 * i + 1];
+            k->ce[i]     = k->u[2 * i];
+            k->ce[i + 2] = k->v[2 * i];
+            k->co[i]     = k->u[2 * i + 1];
+            k->co[i + 2] = k->v[2 * i + 1];
+        }
     }
 }
 

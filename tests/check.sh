@@ -44,6 +44,7 @@ fate fate-ext fate-ext
 fate fate-toi420-threads4 fate-toi420 THREADS=4
 fate fate-toi420-cpuflags0 fate-toi420 CPUFLAGS=0
 fate fate-toi420-ssse3 fate-toi420 CPUFLAGS=ssse3
+fate fate-toi420-avx2 fate-toi420 CPUFLAGS=avx2
 
 echo "== FFmpeg's own sample-free FATE suite on the patched tree (patches/0001 changes libavutil)"
 # fate-source lists files with git ls-files; the tree is unpacked from a

@@ -20,7 +20,49 @@
 
 %include "libavutil/x86/x86util.asm"
 
-SECTION_RODATA 32
+SECTION_RODATA 64
+
+; AVX-512 RGB kernels. After packssdw of the luma dwords of pixels 0-15 (A)
+; and 16-31 (B) of row 0, the same (C, D) of row 1, and packuswb of the two,
+; 128-bit lane i holds A, B, C, D [4i .. 4i + 3]: put each row in order.
+perm_y512: db  0,  1,  2,  3, 16, 17, 18, 19, 32, 33, 34, 35, 48, 49, 50, 51
+           db  4,  5,  6,  7, 20, 21, 22, 23, 36, 37, 38, 39, 52, 53, 54, 55
+           db  8,  9, 10, 11, 24, 25, 26, 27, 40, 41, 42, 43, 56, 57, 58, 59
+           db 12, 13, 14, 15, 28, 29, 30, 31, 44, 45, 46, 47, 60, 61, 62, 63
+; the same for Cb, Cr interleaved as dwords of pairs 0-7 and 8-15, packed
+; with packssdw and packuswb: Cb 0-15, then Cr 0-15
+perm_c512: db  0,  2, 16, 18, 32, 34, 48, 50,  4,  6, 20, 22, 36, 38, 52, 54
+           db  1,  3, 17, 19, 33, 35, 49, 51,  5,  7, 21, 23, 37, 39, 53, 55
+           times 32 db 0
+; 16 packed 24-bit pixels: bytes 0 and 2 of each to words (even), byte 1 to
+; a word (odd); the other bytes are zeroed by the masks below
+perm_e24: db  0, 0,  2, 0,  3, 0,  5, 0,  6, 0,  8, 0,  9, 0, 11, 0
+          db 12, 0, 14, 0, 15, 0, 17, 0, 18, 0, 20, 0, 21, 0, 23, 0
+          db 24, 0, 26, 0, 27, 0, 29, 0, 30, 0, 32, 0, 33, 0, 35, 0
+          db 36, 0, 38, 0, 39, 0, 41, 0, 42, 0, 44, 0, 45, 0, 47, 0
+perm_o24: db  1, 0, 0, 0,  4, 0, 0, 0,  7, 0, 0, 0, 10, 0, 0, 0
+          db 13, 0, 0, 0, 16, 0, 0, 0, 19, 0, 0, 0, 22, 0, 0, 0
+          db 25, 0, 0, 0, 28, 0, 0, 0, 31, 0, 0, 0, 34, 0, 0, 0
+          db 37, 0, 0, 0, 40, 0, 0, 0, 43, 0, 0, 0, 46, 0, 0, 0
+; chroma_nv_avx512icl: the even bytes of two registers, then the odd ones
+perm_nv_e:
+%assign i 0
+%rep 64
+           db i
+%assign i i + 2
+%endrep
+perm_nv_o:
+%assign i 1
+%rep 64
+           db i
+%assign i i + 2
+%endrep
+; chroma_h2v2_avx512: after packuswb, qword j holds outputs 8 * (j / 2) + 32 * (j & 1)
+perm_q512: dq 0, 2, 4, 6, 1, 3, 5, 7
+kmask_e24: dq 0x5555555555555555
+kmask_o24: dq 0x1111111111111111
+kmask_l24: dq 0x0000ffffffffffff
+pw_255:   times 4 dw 255 ; (8 bytes, to keep the tables below 16-byte aligned)
 
 ; after packing, the dwords hold pixels {0,1,4,5} {8,9,12,13} (lane 0) and
 ; {2,3,6,7} {10,11,14,15} (lane 1): gather them into the low lane, then
@@ -41,6 +83,72 @@ wide_32: db 0, -1, 1, -1, 2, -1, 3, -1, 4, -1, 5, -1, 6, -1, 7, -1
 wide_24: db 0, -1, 1, -1, 2, -1, -1, -1, 3, -1, 4, -1, 5, -1, -1, -1
 
 SECTION .text
+
+; void ff_toi420_chroma_h2v2_<isa>(uint8_t *dst, const uint8_t *src0,
+;                                  const uint8_t *src1, int n)
+; n outputs, a multiple of 32 (64 for AVX-512): (a + b + c + d + 2) >> 2 of
+; each 2x2 block, mmsize outputs a round
+%macro CHROMA_H2V2 0
+cglobal toi420_chroma_h2v2, 4, 4, 7, dst, s0, s1, n
+%if mmsize == 64
+    vpbroadcastd   m4, [pb_1]
+    vpbroadcastd   m5, [pw_2]
+    mova           m6, [perm_q512]
+%else
+    movu           m4, [pb_1]
+    movu           m5, [pw_2]
+%endif
+    movsxdifnidn   nq, nd
+.loop:
+    movu           m0, [s0q]
+    movu           m1, [s0q + mmsize]
+    movu           m2, [s1q]
+    movu           m3, [s1q + mmsize]
+    pmaddubsw      m0, m4           ; pixels unsigned, times 1, pairs summed
+    pmaddubsw      m1, m4
+    pmaddubsw      m2, m4
+    pmaddubsw      m3, m4
+    paddw          m0, m2
+    paddw          m1, m3
+    paddw          m0, m5
+    paddw          m1, m5
+    psrlw          m0, 2
+    psrlw          m1, 2
+    packuswb       m0, m1           ; per 128-bit lane: 8 from m0, 8 from m1
+%if mmsize == 64
+    vpermq         m0, m6, m0
+%elif mmsize == 32
+    vpermq         m0, m0, q3120
+%endif
+    movu       [dstq], m0
+    add          dstq, mmsize
+    add           s0q, 2 * mmsize
+    add           s1q, 2 * mmsize
+    sub            nq, mmsize
+    jg .loop
+    RET
+%endmacro
+
+; void ff_toi420_chroma_v2_<isa>(uint8_t *dst, const uint8_t *src0,
+;                                const uint8_t *src1, int n)
+; n outputs, a multiple of 32 (64 for AVX-512): (a + b + 1) >> 1, which is
+; pavgb
+%macro CHROMA_V2 0
+cglobal toi420_chroma_v2, 4, 4, 2, dst, s0, s1, n
+    movsxdifnidn   nq, nd
+.loop:
+    movu           m0, [s0q]
+    movu           m1, [s1q]
+    pavgb          m0, m1
+    movu       [dstq], m0
+    add          dstq, mmsize
+    add           s0q, mmsize
+    add           s1q, mmsize
+    sub            nq, mmsize
+    jg .loop
+    RET
+%endmacro
+
 
 ; Same arithmetic as the C kernels (vf_toi420_init.h), bit for bit:
 ; Y = (cy . RGB + y_add) >> 15, Cb/Cr = (c . sum of the 2x2 RGB + c_add) >> 17,
@@ -239,33 +347,7 @@ RGB_KERNEL_SSE 3, rgb24
 
 ; SSE2/SSSE3 versions of the planar and packed-YUV kernels below, 16
 ; outputs a round, same contracts (n a multiple of 32)
-cglobal toi420_chroma_h2v2, 4, 4, 6, dst, s0, s1, n
-    mova           m4, [pb_1]
-    mova           m5, [pw_2]
-    movsxdifnidn   nq, nd
-.loop:
-    movu           m0, [s0q]
-    movu           m1, [s0q + 16]
-    movu           m2, [s1q]
-    movu           m3, [s1q + 16]
-    pmaddubsw      m0, m4
-    pmaddubsw      m1, m4
-    pmaddubsw      m2, m4
-    pmaddubsw      m3, m4
-    paddw          m0, m2
-    paddw          m1, m3
-    paddw          m0, m5
-    paddw          m1, m5
-    psrlw          m0, 2
-    psrlw          m1, 2
-    packuswb       m0, m1
-    movu       [dstq], m0
-    add          dstq, 16
-    add           s0q, 32
-    add           s1q, 32
-    sub            nq, 16
-    jg .loop
-    RET
+CHROMA_H2V2
 
 cglobal toi420_chroma_nv, 4, 4, 3, u, v, src, n
     movsxdifnidn   nq, nd
@@ -324,72 +406,15 @@ PACKED_YUV_SSE yuyv, shuf_nv
 PACKED_YUV_SSE uyvy, shuf_odd
 
 INIT_XMM sse2
-cglobal toi420_chroma_v2, 4, 4, 2, dst, s0, s1, n
-    movsxdifnidn   nq, nd
-.loop:
-    movu           m0, [s0q]
-    movu           m1, [s1q]
-    pavgb          m0, m1
-    movu       [dstq], m0
-    add          dstq, 16
-    add           s0q, 16
-    add           s1q, 16
-    sub            nq, 16
-    jg .loop
-    RET
+CHROMA_V2
 
 %if HAVE_AVX2_EXTERNAL
 INIT_YMM avx2
 RGB_KERNEL 4, rgb32
 RGB_KERNEL 3, rgb24
 
-; void ff_toi420_chroma_h2v2_avx2(uint8_t *dst, const uint8_t *src0,
-;                                 const uint8_t *src1, int n)
-; n outputs, a multiple of 32: (a + b + c + d + 2) >> 2 of each 2x2 block
-cglobal toi420_chroma_h2v2, 4, 4, 6, dst, s0, s1, n
-    movu           m4, [pb_1]
-    movu           m5, [pw_2]
-    movsxdifnidn   nq, nd
-.loop:
-    movu           m0, [s0q]
-    movu           m1, [s0q + 32]
-    movu           m2, [s1q]
-    movu           m3, [s1q + 32]
-    pmaddubsw      m0, m4           ; pixels unsigned, times 1, pairs summed
-    pmaddubsw      m1, m4
-    pmaddubsw      m2, m4
-    pmaddubsw      m3, m4
-    paddw          m0, m2
-    paddw          m1, m3
-    paddw          m0, m5
-    paddw          m1, m5
-    psrlw          m0, 2
-    psrlw          m1, 2
-    packuswb       m0, m1
-    vpermq         m0, m0, q3120
-    movu       [dstq], m0
-    add          dstq, 32
-    add           s0q, 64
-    add           s1q, 64
-    sub            nq, 32
-    jg .loop
-    RET
-
-; void ff_toi420_chroma_v2_avx2(uint8_t *dst, const uint8_t *src0,
-;                               const uint8_t *src1, int n)
-; n outputs, a multiple of 32: (a + b + 1) >> 1, which is pavgb
-cglobal toi420_chroma_v2, 4, 4, 1, dst, s0, s1, n
-    movsxdifnidn   nq, nd
-.loop:
-    movu           m0, [s0q]
-    pavgb          m0, [s1q]
-    movu       [dstq], m0
-    add          dstq, 32
-    add           s0q, 32
-    add           s1q, 32
-    sub            nq, 32
-    jg .loop
-    RET
+CHROMA_H2V2
+CHROMA_V2
 
 ; void ff_toi420_yuyv_avx2(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
 ;                          const uint8_t *src0, const uint8_t *src1, int n)
@@ -457,6 +482,156 @@ cglobal toi420_chroma_nv, 4, 4, 4, u, v, src, n
     add            vq, 32
     add          srcq, 64
     sub            nq, 32
+    jg .loop
+    RET
+%endif
+
+%if HAVE_AVX512ICL_EXTERNAL
+; AVX-512 (Ice Lake set: VBMI's vpermb, VNNI's vpdpwssd): 32 pixels a round.
+; Each 4-byte pixel (24-bit ones widened by vpermb) is split into the words
+; of its even bytes (0, 2) and of its odd bytes (1, 3); vpdpwssd multiplies
+; and adds both words of a dword at once. Same arithmetic as C, bit for bit.
+;
+; void ff_toi420_rgb32_avx512icl(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
+;                                const uint8_t *src0, const uint8_t *src1,
+;                                int width, const ToI420PixelCoeffs *coeffs)
+; (and ff_toi420_rgb24_avx512icl) width: a multiple of 32, > 0. Reads only
+; the bytes of the width pixels.
+%define OFF_YADD 96
+%define OFF_CADD 128
+%define OFF_YE   160
+%define OFF_YO   164
+%define OFF_CE   168
+%define OFF_CO   176
+
+; even and odd words of the 16 pixels at %3: into %1, %2
+%macro SPLIT16 3
+%if BPP == 4
+    movu           %1, [%3]
+    psrlw          %2, %1, 8
+    vpandd         %1, %1, m16
+%else
+    vmovdqu8   %1{k3}{z}, [%3]
+    vpermb     %2{k2}{z}, m25, %1
+    vpermb     %1{k1}{z}, m16, %1
+%endif
+%endmacro
+
+; luma dwords of 16 pixels: destination %1, even words %2, odd words %3
+%macro LUMA16 3
+    mova           %1, m21
+    vpdpwssd       %1, %2, m17
+    vpdpwssd       %1, %3, m18
+    psrad          %1, 15
+%endmacro
+
+; Cb, Cr dwords of 8 pixel pairs: destination %1, even and odd words of
+; the two rows summed %2, %3 (clobbered), temporary %4
+%macro CHROMA16 4
+    pshufd         %4, %2, q2301
+    paddw          %2, %4           ; each pair's sums, in both its dwords
+    pshufd         %4, %3, q2301
+    paddw          %3, %4
+    mova           %1, m22
+    vpdpwssd       %1, %2, m19      ; Cb in even dwords, Cr in odd ones
+    vpdpwssd       %1, %3, m20
+    psrad          %1, 17
+%endmacro
+
+%macro RGB_KERNEL_512 2 ; bytes per pixel, name
+%assign BPP %1
+cglobal toi420_%2, 8, 8, 26, y0, y1, u, v, s0, s1, w, c
+%if BPP == 4
+    vpbroadcastd  m16, [pw_255]
+%else
+    mova          m16, [perm_e24]
+    mova          m25, [perm_o24]
+    kmovq          k1, [kmask_e24]
+    kmovq          k2, [kmask_o24]
+    kmovq          k3, [kmask_l24]
+%endif
+    vpbroadcastd  m17, [cq + OFF_YE]
+    vpbroadcastd  m18, [cq + OFF_YO]
+    vpbroadcastq  m19, [cq + OFF_CE]
+    vpbroadcastq  m20, [cq + OFF_CO]
+    vpbroadcastd  m21, [cq + OFF_YADD]
+    vpbroadcastd  m22, [cq + OFF_CADD]
+    mova          m23, [perm_y512]
+    mova          m24, [perm_c512]
+    movsxdifnidn   wq, wd
+.loop:
+    SPLIT16        m0, m1, s0q
+    SPLIT16        m2, m3, s0q + 16 * BPP
+    SPLIT16        m4, m5, s1q
+    SPLIT16        m6, m7, s1q + 16 * BPP
+    LUMA16         m8, m0, m1
+    LUMA16         m9, m2, m3
+    LUMA16        m10, m4, m5
+    LUMA16        m11, m6, m7
+    packssdw       m8, m9
+    packssdw      m10, m11
+    packuswb       m8, m10
+    vpermb         m8, m23, m8
+    movu        [y0q], ym8
+    vextracti64x4 [y1q], m8, 1
+
+    paddw          m0, m4           ; the two rows
+    paddw          m1, m5
+    paddw          m2, m6
+    paddw          m3, m7
+    CHROMA16      m12, m0, m1, m13
+    CHROMA16      m14, m2, m3, m15
+    packssdw      m12, m14
+    packuswb      m12, m12
+    vpermb        m12, m24, m12
+    movu         [uq], xm12
+    vextracti32x4 [vq], ym12, 1
+
+    add           y0q, 32
+    add           y1q, 32
+    add            uq, 16
+    add            vq, 16
+    add           s0q, 32 * BPP
+    add           s1q, 32 * BPP
+    sub            wq, 32
+    jg .loop
+    RET
+%endmacro
+
+INIT_ZMM avx512icl
+RGB_KERNEL_512 4, rgb32
+RGB_KERNEL_512 3, rgb24
+%endif
+
+%if HAVE_AVX512_EXTERNAL
+; AVX-512 versions of the planar kernels: 64 outputs a round, n a multiple
+; of 64, same results as C.
+INIT_ZMM avx512
+CHROMA_H2V2
+CHROMA_V2
+%endif
+
+%if HAVE_AVX512ICL_EXTERNAL
+INIT_ZMM avx512icl
+; void ff_toi420_chroma_nv_avx512icl(uint8_t *u, uint8_t *v, const uint8_t *src, int n)
+; n outputs of each plane, a multiple of 64
+cglobal toi420_chroma_nv, 4, 4, 6, u, v, src, n
+    movsxdifnidn   nq, nd
+    mova           m4, [perm_nv_e]
+    mova           m5, [perm_nv_o]
+.loop:
+    movu           m0, [srcq]
+    movu           m1, [srcq + 64]
+    mova           m2, m4
+    mova           m3, m5
+    vpermi2b       m2, m0, m1
+    vpermi2b       m3, m0, m1
+    movu         [uq], m2
+    movu         [vq], m3
+    add            uq, 64
+    add            vq, 64
+    add          srcq, 128
+    sub            nq, 64
     jg .loop
     RET
 %endif

@@ -23,7 +23,10 @@
  *   auto-vectorizer turns into 256-bit code with byte shuffles (the
  *   baseline x86-64 build only has SSE2);
  * - NASM SSE2/SSSE3 and AVX2 kernels (vf_toi420.asm) for every conversion
- *   but gray, the C kernels doing the last pixels of a row.
+ *   but gray, the C kernels doing the last pixels of a row;
+ * - AVX-512 kernels: packed RGB and NV12/NV21 chroma with the Ice Lake set
+ *   (AV_CPU_FLAG_AVX512ICL: VBMI, VNNI), 4:4:4 and 4:2:2 chroma with
+ *   AV_CPU_FLAG_AVX512; the AVX2 ones doing the last pixels of a row.
  */
 
 #include "config.h"
@@ -89,6 +92,35 @@ RGB_ASM_ALL(ssse3)
 RGB_ASM_ALL(avx2)
 #endif
 
+#if HAVE_AVX512ICL_EXTERNAL && HAVE_AVX2_EXTERNAL
+RGB_PROTO(32, avx512icl)
+RGB_PROTO(24, avx512icl)
+
+/* Multiples of 32 pixels (the kernels read no byte past their pixels),
+ * the rest through the AVX2 version. */
+#define RGB_ASM512(name, bits, idx)                                              \
+static void rgb_##name##_avx512icl(uint8_t *y0, uint8_t *y1, uint8_t *u,        \
+                                   uint8_t *v, const uint8_t *src0,             \
+                                   const uint8_t *src1, int width,              \
+                                   const ToI420Coeffs *c)                       \
+{                                                                               \
+    const int n = width & ~31;                                                  \
+    if (n)                                                                      \
+        ff_toi420_rgb##bits##_avx512icl(y0, y1, u, v, src0, src1, n,           \
+                                        &c->layout[idx]);                       \
+    if (width > n)                                                              \
+        rgb_##name##_avx2(y0 + n, y1 + n, u + n / 2, v + n / 2,                 \
+                          src0 + bits / 8 * n, src1 + bits / 8 * n, width - n, c); \
+}
+RGB_ASM512(rgba,  32, TOI420_RGBA)
+RGB_ASM512(bgra,  32, TOI420_BGRA)
+RGB_ASM512(argb,  32, TOI420_ARGB)
+RGB_ASM512(abgr,  32, TOI420_ABGR)
+RGB_ASM512(rgb24, 24, TOI420_RGB24)
+RGB_ASM512(bgr24, 24, TOI420_BGR24)
+#define HAVE_RGB_AVX512 1
+#endif
+
 /* The planar and packed-YUV kernels make multiples of 32 chroma samples
  * (32 pixels for YUYV/UYVY); C does the rest. */
 #define PLANAR_PROTOS(isa)                                                         \
@@ -102,26 +134,39 @@ void ff_toi420_uyvy_##isa(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,     
 void ff_toi420_chroma_v2_sse2(uint8_t *dst, const uint8_t *src0, const uint8_t *src1, int n);
 void ff_toi420_chroma_v2_avx2(uint8_t *dst, const uint8_t *src0, const uint8_t *src1, int n);
 
-#define PLANAR_WRAPPERS(isa)                                                       \
+/* Wrappers: the kernel of an ISA does the multiple of "mult" outputs of
+ * a row, "tail" (C or a narrower ISA) the rest. */
+#define H2V2_WRAPPER(isa, mult, tail)                                              \
 static void chroma_h2v2_##isa(uint8_t *dst, const uint8_t *src0,                  \
                               const uint8_t *src1, int width)                     \
 {                                                                                 \
-    const int n = (width >> 1) & ~31;                                             \
+    const int n = (width >> 1) & ~(mult - 1);                                     \
     if (n)                                                                        \
         ff_toi420_chroma_h2v2_##isa(dst, src0, src1, n);                          \
     if (width > 2 * n)                                                            \
-        chroma_h2v2_c(dst + n, src0 + 2 * n, src1 + 2 * n, width - 2 * n);        \
-}                                                                                 \
+        tail(dst + n, src0 + 2 * n, src1 + 2 * n, width - 2 * n);                 \
+}
+
+#define V2_WRAPPER(isa, mult, tail)                                                \
+static void chroma_v2_##isa(uint8_t *dst, const uint8_t *src0,                    \
+                            const uint8_t *src1, int width)                       \
+{                                                                                 \
+    const int n = ((width + 1) >> 1) & ~(mult - 1);                               \
+    if (n)                                                                        \
+        ff_toi420_chroma_v2_##isa(dst, src0, src1, n);                            \
+    if (width > 2 * n)                                                            \
+        tail(dst + n, src0 + n, src1 + n, width - 2 * n);                         \
+}
+
+#define NV_WRAPPER(isa, mult, tail)                                                \
 static void chroma_nv_##isa(uint8_t *u, uint8_t *v, const uint8_t *src, int width) \
 {                                                                                 \
-    const int n = ((width + 1) >> 1) & ~31;                                       \
+    const int n = ((width + 1) >> 1) & ~(mult - 1);                               \
     if (n)                                                                        \
         ff_toi420_chroma_nv_##isa(u, v, src, n);                                  \
     if (width > 2 * n)                                                            \
-        chroma_nv_c(u + n, v + n, src + 2 * n, width - 2 * n);                    \
-}                                                                                 \
-PACKED_YUV_WRAPPER(yuyv, isa)                                                     \
-PACKED_YUV_WRAPPER(uyvy, isa)
+        tail(u + n, v + n, src + 2 * n, width - 2 * n);                           \
+}
 
 #define PACKED_YUV_WRAPPER(name, isa)                                              \
 static void name##_##isa(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,        \
@@ -135,24 +180,34 @@ static void name##_##isa(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,      
                  src0 + 2 * n, src1 + 2 * n, width - n);                          \
 }
 
-#define CHROMA_V2_WRAPPER(isa)                                                     \
-static void chroma_v2_##isa(uint8_t *dst, const uint8_t *src0,                    \
-                            const uint8_t *src1, int width)                       \
-{                                                                                 \
-    const int n = ((width + 1) >> 1) & ~31;                                       \
-    if (n)                                                                        \
-        ff_toi420_chroma_v2_##isa(dst, src0, src1, n);                            \
-    if (width > 2 * n)                                                            \
-        chroma_v2_c(dst + n, src0 + n, src1 + n, width - 2 * n);                  \
-}
+#define PLANAR_WRAPPERS(isa)               \
+    H2V2_WRAPPER(isa, 32, chroma_h2v2_c)   \
+    NV_WRAPPER(isa, 32, chroma_nv_c)       \
+    PACKED_YUV_WRAPPER(yuyv, isa)          \
+    PACKED_YUV_WRAPPER(uyvy, isa)
 
 PLANAR_PROTOS(ssse3)
 PLANAR_WRAPPERS(ssse3)
-CHROMA_V2_WRAPPER(sse2)
+V2_WRAPPER(sse2, 32, chroma_v2_c)
 #if HAVE_AVX2_EXTERNAL
 PLANAR_PROTOS(avx2)
 PLANAR_WRAPPERS(avx2)
-CHROMA_V2_WRAPPER(avx2)
+V2_WRAPPER(avx2, 32, chroma_v2_c)
+#endif
+
+#if HAVE_AVX512_EXTERNAL && HAVE_AVX2_EXTERNAL
+void ff_toi420_chroma_h2v2_avx512(uint8_t *dst, const uint8_t *src0,
+                                  const uint8_t *src1, int n);
+void ff_toi420_chroma_v2_avx512(uint8_t *dst, const uint8_t *src0,
+                                const uint8_t *src1, int n);
+H2V2_WRAPPER(avx512, 64, chroma_h2v2_avx2)
+V2_WRAPPER(avx512, 64, chroma_v2_avx2)
+#define HAVE_PLANAR_AVX512 1
+#endif
+
+#if HAVE_AVX512ICL_EXTERNAL && HAVE_AVX2_EXTERNAL
+void ff_toi420_chroma_nv_avx512icl(uint8_t *u, uint8_t *v, const uint8_t *src, int n);
+NV_WRAPPER(avx512icl, 64, chroma_nv_avx2)
 #endif
 
 #define SET_PLANAR(isa)                                 \
@@ -195,6 +250,18 @@ av_cold void ff_toi420dsp_init_x86(ToI420DSPContext *dsp)
         SET_RGB(avx2);
         SET_PLANAR(avx2);
         dsp->chroma_v2 = chroma_v2_avx2;
+    }
+#endif
+#ifdef HAVE_PLANAR_AVX512
+    if (EXTERNAL_AVX512(cpu_flags)) {
+        dsp->chroma_h2v2 = chroma_h2v2_avx512;
+        dsp->chroma_v2   = chroma_v2_avx512;
+    }
+#endif
+#ifdef HAVE_RGB_AVX512
+    if (EXTERNAL_AVX512ICL(cpu_flags)) {
+        SET_RGB(avx512icl);
+        dsp->chroma_nv = chroma_nv_avx512icl;
     }
 #endif
     (void)cpu_flags;

@@ -117,6 +117,31 @@ static AVFilterGraph *make_graph(enum AVPixelFormat fmt, int w, int h, int threa
     return g;
 }
 
+/* one conversion by method k: 0 toi420, 1 libswscale, 2 libyuv, 3 memcpy */
+static int run_method(int k, enum AVPixelFormat fmt, AVFrame *f, AVFilterContext *src,
+                      AVFilterContext *sink, AVFrame *out, struct SwsContext *sws,
+                      uint8_t *const dst[3], const int dls[3], uint8_t *cpy,
+                      int in_bytes, int h)
+{
+    switch (k) {
+    case 0:
+        if (av_buffersrc_add_frame_flags(src, f, AV_BUFFERSRC_FLAG_KEEP_REF) < 0 ||
+            av_buffersink_get_frame(sink, out) < 0)
+            return AVERROR_BUG;
+        av_frame_unref(out);
+        return 0;
+    case 1:
+        sws_scale(sws, (const uint8_t * const *)f->data, f->linesize, 0, h, dst, dls);
+        return 0;
+    case 2:
+        return run_libyuv(fmt, f, dst, dls);
+    default:
+        for (int p = 0; p < 4 && f->buf[p]; p++)
+            memcpy(cpy + (p ? in_bytes / 2 : 0), f->data[p], f->buf[p]->size);
+        return 0;
+    }
+}
+
 static int bench_one(const Bench *b, int w, int h, int runs, int cold)
 {
     const int nb_in = cold ? FFMAX(8, (int)(COLD_BYTES / (unsigned)av_image_get_buffer_size(b->fmt, w, h, 1))) : 1;
@@ -156,32 +181,21 @@ static int bench_one(const Bench *b, int w, int h, int runs, int cold)
 
     for (int r = -2; r < runs; r++) {   /* two warm-up runs */
         /* cold: each method reads an input frame no other one touched
-         * recently; warm: all use the same frame */
-        AVFrame *f = in[(4 * (r + 2)) % nb_in];
-        double t0;
-
-        t0 = now_us();
-        if (av_buffersrc_add_frame_flags(src, f, AV_BUFFERSRC_FLAG_KEEP_REF) < 0 ||
-            av_buffersink_get_frame(sink, out) < 0)
-            return AVERROR_BUG;
-        av_frame_unref(out);
-        if (r >= 0) t[0][r] = now_us() - t0;
-
-        f = in[(4 * (r + 2) + 1) % nb_in];
-        t0 = now_us();
-        sws_scale(sws, (const uint8_t * const *)f->data, f->linesize, 0, h, dst, dls);
-        if (r >= 0) t[1][r] = now_us() - t0;
-
-        f = in[(4 * (r + 2) + 2) % nb_in];
-        t0 = now_us();
-        run_libyuv(b->fmt, f, dst, dls);
-        if (r >= 0) t[2][r] = now_us() - t0;
-
-        f = in[(4 * (r + 2) + 3) % nb_in];
-        t0 = now_us();
-        for (int p = 0; p < 4 && f->buf[p]; p++)
-            memcpy(cpy + (p ? in_bytes / 2 : 0), f->data[p], f->buf[p]->size);
-        if (r >= 0) t[3][r] = now_us() - t0;
+         * recently, and writes an output the others evicted; warm: all
+         * use the same frame, and each method runs once untimed right
+         * before its timed run, so that its own output buffer is as warm
+         * as its input (toi420 writes to its pool's buffer, the others
+         * to buffers of this program) */
+        for (int k = 0; k < 4; k++) {
+            AVFrame *f = in[(4 * (r + 2) + k) % nb_in];
+            for (int pass = !cold; pass >= 0; pass--) {
+                const double t0 = now_us();
+                if (run_method(k, b->fmt, f, src, sink, out, sws, dst, dls, cpy, in_bytes, h) < 0)
+                    return AVERROR_BUG;
+                if (!pass && r >= 0)
+                    t[k][r] = now_us() - t0;
+            }
+        }
     }
     {
         double m[4];
