@@ -61,8 +61,7 @@ perm_nv_o:
 perm_q512: dq 0, 2, 4, 6, 1, 3, 5, 7
 kmask_e24: dq 0x5555555555555555
 kmask_o24: dq 0x1111111111111111
-kmask_l24: dq 0x0000ffffffffffff
-pw_255:   times 4 dw 255 ; (8 bytes, to keep the tables below 16-byte aligned)
+pw_255:   times 8 dw 255
 
 ; after packing, the dwords hold pixels {0,1,4,5} {8,9,12,13} (lane 0) and
 ; {2,3,6,7} {10,11,14,15} (lane 1): gather them into the low lane, then
@@ -84,6 +83,19 @@ wide_24: db 0, -1, 1, -1, 2, -1, -1, -1, 3, -1, 4, -1, 5, -1, -1, -1
 
 SECTION .text
 
+; Software prefetch, PF_DIST bytes ahead of what a round reads: with frames
+; that are not in the cache, it took the AVX-512 RGB kernels from 1.1-1.5x
+; libyuv's time to 0.7-0.9x (make bench, cold table).
+%define PF_DIST 1024
+; prefetch the %2 bytes a round reads from %1, PF_DIST ahead
+%macro PREFETCH_AHEAD 2
+%assign %%i 0
+%rep (%2 + 63) / 64
+    prefetcht0    [%1 + PF_DIST + %%i]
+%assign %%i %%i + 64
+%endrep
+%endmacro
+
 ; void ff_toi420_chroma_h2v2_<isa>(uint8_t *dst, const uint8_t *src0,
 ;                                  const uint8_t *src1, int n)
 ; n outputs, a multiple of 32 (64 for AVX-512): (a + b + c + d + 2) >> 2 of
@@ -100,6 +112,10 @@ cglobal toi420_chroma_h2v2, 4, 4, 7, dst, s0, s1, n
 %endif
     movsxdifnidn   nq, nd
 .loop:
+%if mmsize == 64
+    PREFETCH_AHEAD s0q, 2 * mmsize
+    PREFETCH_AHEAD s1q, 2 * mmsize
+%endif
     movu           m0, [s0q]
     movu           m1, [s0q + mmsize]
     movu           m2, [s1q]
@@ -137,6 +153,10 @@ cglobal toi420_chroma_h2v2, 4, 4, 7, dst, s0, s1, n
 cglobal toi420_chroma_v2, 4, 4, 2, dst, s0, s1, n
     movsxdifnidn   nq, nd
 .loop:
+%if mmsize == 64
+    PREFETCH_AHEAD s0q, mmsize
+    PREFETCH_AHEAD s1q, mmsize
+%endif
     movu           m0, [s0q]
     movu           m1, [s1q]
     pavgb          m0, m1
@@ -495,8 +515,9 @@ cglobal toi420_chroma_nv, 4, 4, 4, u, v, src, n
 ; void ff_toi420_rgb32_avx512icl(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
 ;                                const uint8_t *src0, const uint8_t *src1,
 ;                                int width, const ToI420PixelCoeffs *coeffs)
-; (and ff_toi420_rgb24_avx512icl) width: a multiple of 32, > 0. Reads only
-; the bytes of the width pixels.
+; (and ff_toi420_rgb24_avx512icl, which reads 16 bytes past the last pixel:
+; a masked load would not, but masked loads of cold memory were 2x slower
+; here) width: a multiple of 32, > 0.
 %define OFF_YADD 96
 %define OFF_CADD 128
 %define OFF_YE   160
@@ -511,7 +532,7 @@ cglobal toi420_chroma_nv, 4, 4, 4, u, v, src, n
     psrlw          %2, %1, 8
     vpandd         %1, %1, m16
 %else
-    vmovdqu8   %1{k3}{z}, [%3]
+    movu           %1, [%3]         ; 64 bytes, 48 of them used
     vpermb     %2{k2}{z}, m25, %1
     vpermb     %1{k1}{z}, m16, %1
 %endif
@@ -548,7 +569,6 @@ cglobal toi420_%2, 8, 8, 26, y0, y1, u, v, s0, s1, w, c
     mova          m25, [perm_o24]
     kmovq          k1, [kmask_e24]
     kmovq          k2, [kmask_o24]
-    kmovq          k3, [kmask_l24]
 %endif
     vpbroadcastd  m17, [cq + OFF_YE]
     vpbroadcastd  m18, [cq + OFF_YO]
@@ -560,6 +580,8 @@ cglobal toi420_%2, 8, 8, 26, y0, y1, u, v, s0, s1, w, c
     mova          m24, [perm_c512]
     movsxdifnidn   wq, wd
 .loop:
+    PREFETCH_AHEAD s0q, 32 * BPP
+    PREFETCH_AHEAD s1q, 32 * BPP
     SPLIT16        m0, m1, s0q
     SPLIT16        m2, m3, s0q + 16 * BPP
     SPLIT16        m4, m5, s1q
@@ -620,6 +642,7 @@ cglobal toi420_chroma_nv, 4, 4, 6, u, v, src, n
     mova           m4, [perm_nv_e]
     mova           m5, [perm_nv_o]
 .loop:
+    PREFETCH_AHEAD srcq, 128
     movu           m0, [srcq]
     movu           m1, [srcq + 64]
     mova           m2, m4

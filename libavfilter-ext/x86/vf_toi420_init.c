@@ -96,15 +96,16 @@ RGB_ASM_ALL(avx2)
 RGB_PROTO(32, avx512icl)
 RGB_PROTO(24, avx512icl)
 
-/* Multiples of 32 pixels (the kernels read no byte past their pixels),
- * the rest through the AVX2 version. */
+/* Multiples of 32 pixels, the rest through the AVX2 version. 24-bit: keep
+ * 6 pixels (18 bytes) for it, so that the kernel's 16-byte overread stays
+ * inside the row. */
 #define RGB_ASM512(name, bits, idx)                                              \
 static void rgb_##name##_avx512icl(uint8_t *y0, uint8_t *y1, uint8_t *u,        \
                                    uint8_t *v, const uint8_t *src0,             \
                                    const uint8_t *src1, int width,              \
                                    const ToI420Coeffs *c)                       \
 {                                                                               \
-    const int n = width & ~31;                                                  \
+    const int n = (bits == 24 ? FFMAX(width - 6, 0) : width) & ~31;             \
     if (n)                                                                      \
         ff_toi420_rgb##bits##_avx512icl(y0, y1, u, v, src0, src1, n,           \
                                         &c->layout[idx]);                       \
