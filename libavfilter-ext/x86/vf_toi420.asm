@@ -57,6 +57,18 @@ perm_nv_o:
            db i
 %assign i i + 2
 %endrep
+; packed YUV, AVX-512: the even bytes of 64 (Cb, Cr) pairs, then the odd ones
+perm_uv_split:
+%assign i 0
+%rep 32
+           db i
+%assign i i + 2
+%endrep
+%assign i 1
+%rep 32
+           db i
+%assign i i + 2
+%endrep
 ; chroma_h2v2_avx512: after packuswb, qword j holds outputs 8 * (j / 2) + 32 * (j & 1)
 perm_q512: dq 0, 2, 4, 6, 1, 3, 5, 7
 kmask_e24: dq 0x5555555555555555
@@ -657,4 +669,52 @@ cglobal toi420_chroma_nv, 4, 4, 6, u, v, src, n
     sub            nq, 64
     jg .loop
     RET
+%endif
+
+%if HAVE_AVX512ICL_EXTERNAL
+; void ff_toi420_yuyv_avx512icl(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
+;                               const uint8_t *src0, const uint8_t *src1, int n)
+; n pixels, a multiple of 64. %1: name, %2 and %3: the tables that gather
+; the luma bytes and the chroma bytes of two registers
+%macro PACKED_YUV_512 3
+cglobal toi420_%1, 7, 7, 11, y0, y1, u, v, s0, s1, n
+    movsxdifnidn   nq, nd
+    mova           m8, [%2]
+    mova           m9, [%3]
+    mova          m10, [perm_uv_split]
+.loop:
+    PREFETCH_AHEAD s0q, 128
+    PREFETCH_AHEAD s1q, 128
+    movu           m0, [s0q]
+    movu           m1, [s0q + 64]
+    movu           m2, [s1q]
+    movu           m3, [s1q + 64]
+    mova           m4, m8
+    vpermi2b       m4, m0, m1       ; luma 0-63, row 0
+    mova           m5, m8
+    vpermi2b       m5, m2, m3
+    mova           m6, m9
+    vpermi2b       m6, m0, m1       ; Cb Cr 0-31, row 0
+    mova           m7, m9
+    vpermi2b       m7, m2, m3
+    movu        [y0q], m4
+    movu        [y1q], m5
+    pavgb          m6, m7
+    vpermb         m6, m10, m6      ; Cb 0-31 | Cr 0-31
+    movu         [uq], ym6
+    vextracti64x4 [vq], m6, 1
+    add           y0q, 64
+    add           y1q, 64
+    add            uq, 32
+    add            vq, 32
+    add           s0q, 128
+    add           s1q, 128
+    sub            nq, 64
+    jg .loop
+    RET
+%endmacro
+
+INIT_ZMM avx512icl
+PACKED_YUV_512 yuyv, perm_nv_e, perm_nv_o
+PACKED_YUV_512 uyvy, perm_nv_o, perm_nv_e
 %endif

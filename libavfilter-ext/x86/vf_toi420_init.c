@@ -24,8 +24,8 @@
  *   baseline x86-64 build only has SSE2);
  * - NASM SSE2/SSSE3 and AVX2 kernels (vf_toi420.asm) for every conversion
  *   but gray, the C kernels doing the last pixels of a row;
- * - AVX-512 kernels: packed RGB and NV12/NV21 chroma with the Ice Lake set
- *   (AV_CPU_FLAG_AVX512ICL: VBMI, VNNI), 4:4:4 and 4:2:2 chroma with
+ * - AVX-512 kernels: packed RGB, YUYV/UYVY and NV12/NV21 chroma with the
+ *   Ice Lake set (AV_CPU_FLAG_AVX512ICL: VBMI, VNNI), 4:4:4 and 4:2:2 chroma with
  *   AV_CPU_FLAG_AVX512; the AVX2 ones doing the last pixels of a row.
  */
 
@@ -169,23 +169,23 @@ static void chroma_nv_##isa(uint8_t *u, uint8_t *v, const uint8_t *src, int widt
         tail(u + n, v + n, src + 2 * n, width - 2 * n);                           \
 }
 
-#define PACKED_YUV_WRAPPER(name, isa)                                              \
+#define PACKED_YUV_WRAPPER(name, isa, mult, tail)                                  \
 static void name##_##isa(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,        \
                          const uint8_t *src0, const uint8_t *src1, int width)     \
 {                                                                                 \
-    const int n = width & ~31;                                                    \
+    const int n = width & ~(mult - 1);                                            \
     if (n)                                                                        \
         ff_toi420_##name##_##isa(y0, y1, u, v, src0, src1, n);                    \
     if (width > n)                                                                \
-        name##_c(y0 + n, y1 + n, u + n / 2, v + n / 2,                            \
-                 src0 + 2 * n, src1 + 2 * n, width - n);                          \
+        tail(y0 + n, y1 + n, u + n / 2, v + n / 2,                                \
+             src0 + 2 * n, src1 + 2 * n, width - n);                              \
 }
 
-#define PLANAR_WRAPPERS(isa)               \
-    H2V2_WRAPPER(isa, 32, chroma_h2v2_c)   \
-    NV_WRAPPER(isa, 32, chroma_nv_c)       \
-    PACKED_YUV_WRAPPER(yuyv, isa)          \
-    PACKED_YUV_WRAPPER(uyvy, isa)
+#define PLANAR_WRAPPERS(isa)                   \
+    H2V2_WRAPPER(isa, 32, chroma_h2v2_c)       \
+    NV_WRAPPER(isa, 32, chroma_nv_c)           \
+    PACKED_YUV_WRAPPER(yuyv, isa, 32, yuyv_c)  \
+    PACKED_YUV_WRAPPER(uyvy, isa, 32, uyvy_c)
 
 PLANAR_PROTOS(ssse3)
 PLANAR_WRAPPERS(ssse3)
@@ -208,7 +208,13 @@ V2_WRAPPER(avx512, 64, chroma_v2_avx2)
 
 #if HAVE_AVX512ICL_EXTERNAL && HAVE_AVX2_EXTERNAL
 void ff_toi420_chroma_nv_avx512icl(uint8_t *u, uint8_t *v, const uint8_t *src, int n);
+void ff_toi420_yuyv_avx512icl(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
+                              const uint8_t *src0, const uint8_t *src1, int n);
+void ff_toi420_uyvy_avx512icl(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
+                              const uint8_t *src0, const uint8_t *src1, int n);
 NV_WRAPPER(avx512icl, 64, chroma_nv_avx2)
+PACKED_YUV_WRAPPER(yuyv, avx512icl, 64, yuyv_avx2)
+PACKED_YUV_WRAPPER(uyvy, avx512icl, 64, uyvy_avx2)
 #endif
 
 #define SET_PLANAR(isa)                                 \
@@ -262,7 +268,9 @@ av_cold void ff_toi420dsp_init_x86(ToI420DSPContext *dsp)
 #ifdef HAVE_RGB_AVX512
     if (EXTERNAL_AVX512ICL(cpu_flags)) {
         SET_RGB(avx512icl);
-        dsp->chroma_nv = chroma_nv_avx512icl;
+        dsp->chroma_nv     = chroma_nv_avx512icl;
+        dsp->packed_yuv[0] = yuyv_avx512icl;
+        dsp->packed_yuv[1] = uyvy_avx512icl;
     }
 #endif
     (void)cpu_flags;
