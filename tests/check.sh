@@ -22,7 +22,7 @@ run() {
 # fate NAME TARGET [VARS...]: FATE tests, counted one by one
 fate() {
     local name=$1 target=$2; shift 2
-    make -C "$ffb" -k -j"$(nproc)" "$target" "$@" > "$log/$name.log" 2>&1
+    make -C "${FATE_FFB:-$ffb}" -k -j"$(nproc)" "$target" "$@" > "$log/$name.log" 2>&1
     local total failures ignored
     total=$(grep -c '^TEST ' "$log/$name.log")
     ignored=$(grep -c '^IGNORE' "$log/$name.log")
@@ -45,6 +45,15 @@ fate fate-toi420-threads4 fate-toi420 THREADS=4
 fate fate-toi420-cpuflags0 fate-toi420 CPUFLAGS=0
 fate fate-toi420-ssse3 fate-toi420 CPUFLAGS=ssse3
 fate fate-toi420-avx2 fate-toi420 CPUFLAGS=avx2
+
+echo "== the same toi420 tests in a lean build without x86 assembly (--disable-x86asm)"
+if "$top/tests/noasm-build.sh" "$top" "$(nproc)" > "$log/noasm-build.log" 2>&1; then
+    ok noasm-build
+    FATE_FFB=$top/build/noasm/ffmpeg fate fate-ext-noasm fate-ext
+    FATE_FFB=$top/build/noasm/ffmpeg fate fate-toi420-noasm-threads4 fate-toi420 THREADS=4
+else
+    bad noasm-build "$log/noasm-build.log"
+fi
 
 echo "== FFmpeg's own sample-free FATE suite on the patched tree (patches/0001 changes libavutil)"
 # fate-source lists files with git ls-files; the tree is unpacked from a

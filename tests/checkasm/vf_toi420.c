@@ -31,6 +31,12 @@
 #define MAX_W   1920
 #define GUARD   64
 #define ROW     (MAX_W + GUARD)
+/* Unaligned rows: the sources and destinations of call i start this many
+ * bytes into their (aligned) buffers. Negative linesizes do not reach the
+ * kernels, which take one row pointer each (the filter's FATE tests run
+ * vflip,toi420). */
+#define SRC_OFF(i) (((i) * 3) % 16)
+#define DST_OFF(i) (((i) * 5) % 16)
 
 /* four output rows: Y0, Y1, Cb, Cr (or two Cb, Cr for NV) */
 #define OUTPUT_ROWS(name)                                           \
@@ -77,17 +83,17 @@ static void check_rgb(void)
         if (!check_func(dsp.rgb[f], "toi420_%s", names[f]))
             continue;
         for (int i = 0; i < 68; i++) {
-            const int w = widths(i), last_row = i & 1;
+            const int w = widths(i), last_row = i & 1, so = SRC_OFF(i), d = DST_OFF(i);
             const ToI420Coeffs *c = &coeffs[(i >> 1) & 1];
-            const uint8_t *s1 = last_row ? src0 : src1;
+            const uint8_t *s1 = (last_row ? src0 : src1) + so;
 
             randomize(src0, MAX_W * 4 + GUARD);
             randomize(src1, MAX_W * 4 + GUARD);
             memset(ref_buf, 0xaa, 4 * ROW);
             memset(new_buf, 0xaa, 4 * ROW);
             /* on the last row of an odd height, y1 == y0 */
-            call_ref(ref[0], last_row ? ref[0] : ref[1], ref[2], ref[3], src0, s1, w, c);
-            call_new(new[0], last_row ? new[0] : new[1], new[2], new[3], src0, s1, w, c);
+            call_ref(ref[0] + d, (last_row ? ref[0] : ref[1]) + d, ref[2] + d, ref[3] + d, src0 + so, s1, w, c);
+            call_new(new[0] + d, (last_row ? new[0] : new[1]) + d, new[2] + d, new[3] + d, src0 + so, s1, w, c);
             for (int p = 0; p < 4; p++)
                 if (memcmp(ref[p], new[p], ROW))
                     fail();
@@ -115,8 +121,8 @@ static void check_planar(void)
                 randomize(src1, MAX_W * 2 + GUARD);
                 memset(ref[0], 0xaa, ROW);
                 memset(new[0], 0xaa, ROW);
-                call_ref(ref[0], src0, i & 1 ? src0 : src1, w);
-                call_new(new[0], src0, i & 1 ? src0 : src1, w);
+                call_ref(ref[0] + DST_OFF(i), src0 + SRC_OFF(i), (i & 1 ? src0 : src1) + SRC_OFF(i), w);
+                call_new(new[0] + DST_OFF(i), src0 + SRC_OFF(i), (i & 1 ? src0 : src1) + SRC_OFF(i), w);
                 if (memcmp(ref[0], new[0], ROW))
                     fail();
             }
@@ -129,8 +135,8 @@ static void check_planar(void)
                 randomize(src1, MAX_W * 2 + GUARD);
                 memset(ref[0], 0xaa, ROW);
                 memset(new[0], 0xaa, ROW);
-                call_ref(ref[0], src0, src1, w);
-                call_new(new[0], src0, src1, w);
+                call_ref(ref[0] + DST_OFF(i), src0 + SRC_OFF(i), src1 + SRC_OFF(i), w);
+                call_new(new[0] + DST_OFF(i), src0 + SRC_OFF(i), src1 + SRC_OFF(i), w);
                 if (memcmp(ref[0], new[0], ROW))
                     fail();
             }
@@ -145,8 +151,8 @@ static void check_planar(void)
                 randomize(src0, MAX_W * 2 + GUARD);
                 memset(ref_buf, 0xaa, 2 * ROW);
                 memset(new_buf, 0xaa, 2 * ROW);
-                call_ref(ref[0], ref[1], src0, w);
-                call_new(new[0], new[1], src0, w);
+                call_ref(ref[0] + DST_OFF(i), ref[1] + DST_OFF(i), src0 + SRC_OFF(i), w);
+                call_new(new[0] + DST_OFF(i), new[1] + DST_OFF(i), src0 + SRC_OFF(i), w);
                 if (memcmp(ref_buf, new_buf, 2 * ROW))
                     fail();
             }
@@ -161,13 +167,15 @@ static void check_planar(void)
             if (!check_func(dsp.packed_yuv[f], "toi420_%s", names[f]))
                 continue;
             for (int i = 0; i < 68; i++) {
-                const int w = widths(i), last_row = i & 1;
+                const int w = widths(i), last_row = i & 1, so = SRC_OFF(i), d = DST_OFF(i);
                 randomize(src0, MAX_W * 2 + GUARD);
                 randomize(src1, MAX_W * 2 + GUARD);
                 memset(ref_buf, 0xaa, 4 * ROW);
                 memset(new_buf, 0xaa, 4 * ROW);
-                call_ref(ref[0], last_row ? ref[0] : ref[1], ref[2], ref[3], src0, last_row ? src0 : src1, w);
-                call_new(new[0], last_row ? new[0] : new[1], new[2], new[3], src0, last_row ? src0 : src1, w);
+                call_ref(ref[0] + d, (last_row ? ref[0] : ref[1]) + d, ref[2] + d, ref[3] + d,
+                         src0 + so, (last_row ? src0 : src1) + so, w);
+                call_new(new[0] + d, (last_row ? new[0] : new[1]) + d, new[2] + d, new[3] + d,
+                         src0 + so, (last_row ? src0 : src1) + so, w);
                 for (int p = 0; p < 4; p++)
                     if (memcmp(ref[p], new[p], ROW))
                         fail();
