@@ -91,7 +91,7 @@ sed 's/^/    /' "$log/rtp-alloc-feedback.log"
 
 echo "== RTCP feedback in the muxer: loss recovery vs stock, PLI/FIR, statistics, restart, hostile RTCP;"
 echo "   receivers: FFmpeg's RTP demuxer and GStreamer's rtpbin (127.0.0.1)"
-for t in sdp nack budget remb recovery keyframe stats restart hostile gst-recovery gst-pli gst-restart; do
+for t in sdp nack budget remb recovery keyframe stats restart hostile gst-recovery gst-rtx gst-stats gst-pli gst-restart; do
     run "rtp-feedback-$t" "$top/tests/rtp/feedback.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-feedback-$t.log"
 done

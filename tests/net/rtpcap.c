@@ -21,8 +21,10 @@
  *       sequence numbers drop is a function of SEED and the sequence number
  *       alone, so every run with the same stream drops the same packets
  *       whatever the timing; a packet seen before (a retransmission) is not
- *       dropped again. RTCP arriving on IN_PORT + 1 from the sender (from port
- *       SENDER_RTCP) goes to OUT_PORT + 1; RTCP from anyone else (the
+ *       dropped again, nor is any packet of another SSRC than the first
+ *       packet's (RFC 4588 retransmissions on their own SSRC). RTCP
+ *       arriving on IN_PORT + 1 from the sender (from port SENDER_RTCP)
+ *       goes to OUT_PORT + 1; RTCP from anyone else (the
  *       receiver) goes back to 127.0.0.1:SENDER_RTCP. Everything towards the receiver is delayed by DELAY_MS, so
  *       the round trip grows by exactly that (an RTCP BYE waits 500 ms
  *       more, so that it cannot overtake retransmissions of the last
@@ -336,6 +338,8 @@ static int relay(int argc, char **argv)
     static uint8_t buf[MAX_DGRAM];
     long rtp_in = 0, rtp_dropped = 0, rtp_out = 0, rtcp_fwd = 0, rtcp_back = 0;
     static uint8_t seen[65536];
+    uint32_t media_ssrc = 0;
+    int have_media_ssrc = 0;
     int64_t start = now_ms(), last = 0;
     FILE *f, *r;
 
@@ -420,9 +424,18 @@ static int relay(int argc, char **argv)
                     int drop = 0;
                     rtp_in++;
                     if (n >= 12) {
+                        const uint32_t ssrc = (uint32_t)buf[8] << 24 | buf[9] << 16 | buf[10] << 8 | buf[11];
                         int seq = buf[2] << 8 | buf[3];
-                        drop = !seen[seq] && dropped(seq, loss_ppm, burst);
-                        seen[seq] = 1;
+                        if (!have_media_ssrc) {
+                            media_ssrc      = ssrc;
+                            have_media_ssrc = 1;
+                        }
+                        /* only the media stream loses packets: an RFC 4588
+                         * RTX stream (another SSRC) passes */
+                        if (ssrc == media_ssrc) {
+                            drop = !seen[seq] && dropped(seq, loss_ppm, burst);
+                            seen[seq] = 1;
+                        }
                     }
                     if (drop) {
                         rtp_dropped++;

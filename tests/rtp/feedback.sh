@@ -6,7 +6,7 @@
 # tests/net/rtcpinject.c, which builds them by hand.
 #   tests/rtp/feedback.sh BUILD TEST
 # TEST: recovery | keyframe | stats | restart | hostile | nack | sdp | budget | remb |
-#       gst-recovery | gst-pli | gst-restart  (GStreamer's rtpbin as the receiver:
+#       gst-recovery | gst-pli | gst-restart | gst-rtx | gst-stats  (GStreamer's rtpbin as the receiver:
 #       rtpjitterbuffer with do-retransmission, rtph264depay request-keyframe)
 set -eu
 build=$1 what=$2
@@ -153,6 +153,21 @@ test_keyframe() {
     note "FIR seq 7, 7 again, 8: 2 requests (the repeat ignored), each followed by an IDR within a frame"
 }
 
+# check_rr_loss STATS_JSON RELAY_LOG FIRST_SEQ LABEL: the cumulative loss of
+# the last RR against what the relay dropped from FIRST_SEQ to the RR's
+# highest sequence number, within 1 percentage point
+check_rr_loss() {
+    local hs cl drops expected
+    hs=$(json "$1" highest_seq); cl=$(json "$1" cumulative_lost)
+    [ -n "$hs" ] && [ "$hs" -gt "$3" ] || die "no receiver report arrived"
+    drops=$(awk -v f="$3" -v hs="$hs" '$1 == "dropped" && $2 >= f && $2 <= hs { n++ } END { print n + 0 }' "$2")
+    expected=$((hs - $3 + 1))
+    note "$4: highest seq $hs, cumulative lost $cl ($(awk -v a="$cl" -v e="$expected" 'BEGIN { printf "%.2f", 100 * a / e }') %);" \
+         "relay dropped $drops of seq $3..$hs ($(awk -v a="$drops" -v e="$expected" 'BEGIN { printf "%.2f", 100 * a / e }') %)"
+    awk -v a="$cl" -v b="$drops" -v e="$expected" 'BEGIN { d = 100 * (a - b) / e; exit !(d <= 1 && d >= -1) }' ||
+        die "reported loss differs from the relay's by more than 1 point"
+}
+
 test_stats() {
     ports
     relay st 50000 1 30 23
@@ -165,19 +180,12 @@ test_stats() {
         > "$work/st.send.log" 2>&1 || die "sender failed"
     wait "$recv_pid" || true
     wait "$relay_pid"
-    local hs cl rtt drops expected
-    hs=$(json "$work/st.json" highest_seq); cl=$(json "$work/st.json" cumulative_lost)
+    local rtt
+    check_rr_loss "$work/st.json" "$work/st.relay" 0 RR
     # the smallest RTT of the run: FFmpeg's receiver stamps an SR when it
     # gets to it, after the RTP packets queued before it, which can only
     # add to the round trip
     rtt=$(json "$work/st.json" rtt_min_ms)
-    [ -n "$hs" ] && [ "$hs" -gt 0 ] || die "no receiver report arrived"
-    drops=$(awk -v hs="$hs" '$1 == "dropped" && $2 <= hs { n++ } END { print n + 0 }' "$work/st.relay")
-    expected=$((hs + 1))
-    note "RR: highest seq $hs, cumulative lost $cl ($(awk -v a="$cl" -v e="$expected" 'BEGIN { printf "%.2f", 100 * a / e }') %);" \
-         "relay dropped $drops of seq 0..$hs ($(awk -v a="$drops" -v e="$expected" 'BEGIN { printf "%.2f", 100 * a / e }') %)"
-    awk -v a="$cl" -v b="$drops" -v e="$expected" 'BEGIN { d = 100 * (a - b) / e; exit !(d <= 1 && d >= -1) }' ||
-        die "reported loss differs from the relay's by more than 1 point"
     note "FFmpeg's receiver: RTT $(json "$work/st.json" rtt_ms) ms (smallest $rtt) against 30 ms of delay" \
          "added to the round trip (it stamps an SR when it gets to it, which adds its own delay)"
     awk -v r="$rtt" 'BEGIN { exit !(r >= 28 && r <= 45) }' || die "RTT $rtt ms, not near 30"
@@ -400,6 +408,73 @@ test_gst_recovery() {
     [ "$ours_ok" = "$n_src" ] || die "only $ours_ok of $n_src frames recovered"
 }
 
+# RFC 4588 RTX against GStreamer's rtprtxreceive (tests/net/gstrtxrecv.c:
+# rtpbin with rtprtxreceive as its auxiliary receiver), 5 % loss on the
+# media SSRC; the retransmissions come on the RTX SSRC and payload type
+test_gst_rtx() {
+    [ -x "$tools/gstrtxrecv" ] || die "$tools/gstrtxrecv is not built"
+    local in=$work/low.mkv sprop
+    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=320x240:r=25:d=6" \
+        -c:v libx264 -preset veryfast -b:v 300k -g 50 -bf 0 "$in"
+    ports
+    "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -rtx_pt 97 -sdp_file "$work/rtx.sdp" \
+        "rtp://127.0.0.1:$p_recv" > /dev/null
+    grep -q "a=fmtp:97 apt=96" "$work/rtx.sdp" || die "no RTX in the SDP"
+    sprop=$(sed -n 's/.*sprop-parameter-sets=\([^;]*\);.*/\1/p' "$work/rtx.sdp" | tr -d '\r')
+    relay rtx 50000 1 10
+    "$tools/gstrtxrecv" "$p_recv" "$((p_relay + 1))" "$work/rtx.h264" 96 97 60 "$sprop" \
+        > "$work/rtx.gst" 2> "$work/rtx.gst.log" &
+    gst_pid=$!
+    wait_udp "$p_recv"
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -i "$in" -c copy -f rtp -ssrc "$SSRC" -seq 1000 \
+        -rtx_pt 97 -rtx_ssrc 0x5254580a "$(url)" > "$work/rtx.send.log" 2>&1 || die "sender failed"
+    sleep 1
+    kill -INT "$gst_pid" 2>/dev/null || true
+    wait "$gst_pid" || die "gstrtxrecv failed: $(cat "$work/rtx.gst.log")"
+    wait "$relay_pid"
+    "$ffmpeg" -nostdin -v quiet -i "$work/rtx.h264" -map 0 -fps_mode passthrough \
+        -f framemd5 "$work/rtx.framemd5" || true
+    [ -f "$work/rtx.framemd5" ] || : > "$work/rtx.framemd5"
+    compare rtx "$in"
+    read -r _ rin _ rdrop _ _ _ _ _ _ < <(grep '^rtp_in' "$work/rtx.relay")
+    local received restored
+    received=$(sed -n 's/^rtx_received //p' "$work/rtx.gst")
+    restored=$(sed -n 's/^rtx_restored //p' "$work/rtx.gst")
+    grep -h 'RTCP (final)' "$work/rtx.send.log" | sed 's/^\[[^]]*\] /    /'
+    note "GStreamer rtpbin + rtprtxreceive, 5 % loss, RTX PT 97: $rdrop of $rin dropped;" \
+         "$received RTX packets received, $restored associated and restored;" \
+         "$n_ok of $n_src frames md5-identical"
+    [ "$rdrop" -gt 0 ] || die "nothing was dropped: the test tested nothing"
+    [ "${restored:-0}" -ge "$rdrop" ] || die "rtprtxreceive restored ${restored:-0} packets for $rdrop lost"
+    [ "$n_ok" = "$n_src" ] || die "only $n_ok of $n_src frames recovered"
+}
+
+# RR statistics from GStreamer's rtpbin: loss against the relay's, RTT
+# against the delay the relay adds
+test_gst_stats() {
+    command -v gst-launch-1.0 > /dev/null || die "gst-launch-1.0 is not installed"
+    # long enough for several of GStreamer's regular RRs (about 5 s apart):
+    # its first one comes before any SR, during its source probation
+    local in=$work/long.mkv
+    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=320x240:r=25:d=16" \
+        -c:v libx264 -preset veryfast -b:v 300k -g 50 -bf 0 "$in"
+    ports
+    "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -sdp_file "$work/gs.sdp" \
+        "rtp://127.0.0.1:$p_recv" > /dev/null
+    relay gs 50000 1 30 23
+    gst_receiver gs "$work/gs.sdp" false
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -readrate_initial_burst 0 -i "$in" -c copy -f rtp \
+        -ssrc "$SSRC" -seq 1000 -nack 0 -stats_file "$work/gs.json" -stats_interval 1 "$(url)" \
+        > "$work/gs.send.log" 2>&1 || die "sender failed"
+    stop_gst
+    wait "$relay_pid"
+    local rtt
+    check_rr_loss "$work/gs.json" "$work/gs.relay" 1000 "GStreamer's RR"
+    rtt=$(json "$work/gs.json" rtt_ms)
+    note "GStreamer's receiver: RTT $rtt ms (smallest $(json "$work/gs.json" rtt_min_ms)) against 30 ms added to the round trip"
+    awk -v r="$rtt" 'BEGIN { exit !(r >= 28 && r <= 32) }' || die "RTT $rtt ms, not 30 +- 2"
+}
+
 test_gst_pli() {
     command -v gst-launch-1.0 > /dev/null || die "gst-launch-1.0 is not installed"
     ports
@@ -464,7 +539,7 @@ test_gst_restart() {
 [ -f "$inputs/h264.mkv" ] || die "no inputs (run tests/rtp/sendpath.sh first)"
 case "$what" in
     recovery|keyframe|stats|restart|hostile|nack|sdp|budget|remb) "test_$what" ;;
-    gst-recovery|gst-pli|gst-restart) "test_${what/-/_}" ;;
+    gst-recovery|gst-pli|gst-restart|gst-rtx|gst-stats) "test_${what/-/_}" ;;
     *) die "unknown test $what" ;;
 esac
 echo "PASS rtp-feedback-$what"
