@@ -220,11 +220,11 @@ test_restart() {
         wait_udp "$p_recv"
     }
     rs_receiver 1
-    timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=320x240:r=25:d=7" \
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=320x240:r=25:d=15" \
         -c:v libx264 -preset ultrafast -tune zerolatency -g 1000 -f rtp -ssrc "$SSRC" \
         -stats_file "$work/rs.json" -stats_interval 0 "$(url)" > "$work/rs.send.log" 2>&1 &
     local send_pid=$! n1 n2
-    sleep 2
+    sleep 10
     pkill -KILL -P "$recv_pid" || true; kill -KILL "$recv_pid" 2>/dev/null || true
     wait "$recv_pid" 2>/dev/null || true
     sleep 1.5
@@ -236,10 +236,10 @@ test_restart() {
     wait "$recv_pid" || true
     wait "$relay_pid"
     n1=$(grep -vc '^#' "$work/rs1.crc" || true); n2=$(grep -vc '^#' "$work/rs2.crc" || true)
-    [ "$n1" -ge 25 ] || die "the first receiver decoded $n1 frames"
+    [ "$n1" -ge 200 ] || die "the first receiver decoded $n1 frames"
     [ "$n2" -ge 50 ] || { cat "$work/rs2.log" | tail -n 3; die "the restarted receiver decoded only $n2 frames"; }
     ! grep -q 'error while decoding' "$work/rs2.log" || die "the restarted receiver saw broken frames"
-    note "receiver killed after 2 s, restarted 1.5 s later: the first decoded $n1 frames; after its PLI the new one decoded $n2 frames, none broken"
+    note "receiver killed after 10 s, restarted 1.5 s later: the first decoded $n1 frames; after its PLI the new one decoded $n2 frames, none broken"
 }
 
 test_hostile() {
@@ -514,11 +514,11 @@ test_gst_restart() {
         -tune zerolatency -frames 1 -f rtp -sdp_file "$work/gr.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
     relay gr 0 1 0
     gst_receiver gr1 "$work/gr.sdp" true
-    timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=320x240:r=25:d=7" \
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=320x240:r=25:d=15" \
         -c:v libx264 -preset ultrafast -tune zerolatency -g 1000 -f rtp -ssrc "$SSRC" \
         -stats_file "$work/gr.json" -stats_interval 0 "$(url)" > "$work/gr.send.log" 2>&1 &
     local send_pid=$! n1 n2
-    sleep 2
+    sleep 10
     pkill -KILL -P "$gst_pid" || true; kill -KILL "$gst_pid" 2>/dev/null || true
     wait "$gst_pid" 2>/dev/null || true
     sleep 1.5
@@ -529,7 +529,7 @@ test_gst_restart() {
     wait "$relay_pid"
     n2=$("$ffmpeg" -nostdin -v error -i "$work/gr2.h264" -f framecrc - 2> "$work/gr2.dec.log" | grep -vc '^#' || true)
     local pli; pli=$(json "$work/gr.json" pli)
-    note "GStreamer killed after 2 s, a new one 1.5 s later: it sent $pli PLI(s); it decoded $n2 frames," \
+    note "GStreamer killed after 10 s, a new one 1.5 s later: it sent $pli PLI(s); it decoded $n2 frames," \
          "$(grep -c 'error while decoding' "$work/gr2.dec.log" || true) broken"
     [ "${pli:-0}" -ge 1 ] || die "the new GStreamer receiver sent no PLI"
     [ "$n2" -ge 50 ] || die "the restarted receiver decoded only $n2 frames"
