@@ -7,7 +7,10 @@
  *   gstrtxrecv RTP_PORT RTCP_TO_PORT OUT.h264 PT RTX_PT SECONDS [SPROP]
  *
  * Receives RTP on RTP_PORT and RTCP on RTP_PORT + 1 (127.0.0.1), sends its
- * RTCP (RR, NACK, PLI) to 127.0.0.1:RTCP_TO_PORT. Stops on SIGINT/SIGTERM
+ * RTCP (RR, NACK, PLI) to 127.0.0.1:RTCP_TO_PORT. The jitter buffer waits
+ * 2 s for a missing packet: rtpsession keeps to the AVPF limits on early
+ * RTCP, and a NACK that cannot go out early waits for the next regular
+ * RTCP packet, measured up to about 500 ms after the loss here. Stops on SIGINT/SIGTERM
  * (end of stream, so that the file is complete) or after SECONDS. At the
  * end it prints the number of packets rtprtxreceive restored from RTX
  * ("rtx_restored N") and of RTX packets it received ("rtx_received N").
@@ -155,7 +158,7 @@ int main(int argc, char **argv)
      * place: requesting recv_rtp_sink_0 creates session 0, and that is when
      * rtpbin asks for the auxiliary receiver */
     desc = g_strdup_printf(
-        "rtpbin name=rb rtp-profile=avpf do-retransmission=true do-lost=true latency=500 "
+        "rtpbin name=rb rtp-profile=avpf do-retransmission=true do-lost=true latency=2000 "
         "udpsrc name=rtpsrc port=%s caps=\"application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,"
         "payload=%d,rtcp-fb-nack=(boolean)true,rtcp-fb-nack-pli=(boolean)true%s%s%s\" "
         "udpsrc name=rtcpsrc port=%d "

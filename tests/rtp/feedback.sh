@@ -352,13 +352,17 @@ test_sdp() {
     note "SDP: RTP/AVPF, rtcp-fb nack / nack pli / ccm fir, rtx + apt; RTP/AVP without them at feedback=0"
 }
 
-# gst_receiver NAME SDP_OF_THE_STREAM RETRANSMIT: GStreamer's rtpbin on p_recv
-# (AVPF), its RTCP back to the relay; the depayloaded H.264 goes to NAME.h264
+# gst_receiver NAME SDP_OF_THE_STREAM RETRANSMIT [LATENCY_MS]: GStreamer's
+# rtpbin on p_recv (AVPF), its RTCP back to the relay; the depayloaded H.264
+# goes to NAME.h264. rtpsession keeps to the AVPF limits on early RTCP: a
+# NACK that cannot go out early waits for the next regular RTCP packet (up
+# to about 500 ms after the loss, measured), so the recovery tests give the
+# jitter buffer 2 s.
 gst_receiver() {
     local sprop
     sprop=$(sed -n 's/.*sprop-parameter-sets=\([^;]*\);.*/\1/p' "$2" | tr -d '\r')
     # the caps say what the SDP says: PLI and NACK feedback are allowed
-    timeout 60 gst-launch-1.0 -e rtpbin name=rb rtp-profile=avpf do-retransmission="$3" do-lost=true latency=500 \
+    timeout 60 gst-launch-1.0 -e rtpbin name=rb rtp-profile=avpf do-retransmission="$3" do-lost=true latency="${4:-500}" \
         udpsrc port="$p_recv" caps="application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96,rtcp-fb-nack=(boolean)true,rtcp-fb-nack-pli=(boolean)true${sprop:+,sprop-parameter-sets=(string)\"$sprop\"}" \
         ! rb.recv_rtp_sink_0 udpsrc port="$((p_recv + 1))" ! rb.recv_rtcp_sink_0 \
         rb. ! rtph264depay request-keyframe=true ! "video/x-h264,stream-format=byte-stream,alignment=au" \
@@ -388,7 +392,7 @@ test_gst_recovery() {
         "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -sdp_file "$work/$who.sdp" \
             "rtp://127.0.0.1:$p_recv" > /dev/null
         relay "$who" 50000 1 10
-        gst_receiver "$who" "$work/$who.sdp" true
+        gst_receiver "$who" "$work/$who.sdp" true 2000
         timeout 60 "$bin" -nostdin -v verbose -re -i "$in" -c copy -f rtp -ssrc "$SSRC" -seq 1000 \
             "$(url)" > "$work/$who.send.log" 2>&1 || die "$who: sender failed"
         stop_gst
