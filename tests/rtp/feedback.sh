@@ -60,6 +60,12 @@ receiver() {
 
 url() { echo "rtp://127.0.0.1:$p_relay?pkt_size=1200&localrtpport=$p_send&localrtcpport=$((p_send + 1))"; }
 
+# live_sdp FILE: the SDP of the live x264 stream the PLI and restart tests send
+live_sdp() {
+    "$ffmpeg" -nostdin -v error -f lavfi -i "testsrc2=s=320x240:r=25:d=1" -c:v libx264 -preset ultrafast \
+        -tune zerolatency -frames 1 -f rtp -sdp_file "$1" "rtp://127.0.0.1:$p_recv" > /dev/null
+}
+
 # compare NAME INPUT: decoded frames vs the source; sets n_src n_ok
 compare() {
     "$ffmpeg" -nostdin -v error -i "$2" -map 0 -fps_mode passthrough -f framemd5 "$work/$1.src.framemd5"
@@ -210,8 +216,7 @@ test_stats() {
 test_restart() {
     ports
     relay rs 0 1 0
-    "$ffmpeg" -nostdin -v error -f lavfi -i "testsrc2=s=320x240:r=25:d=1" -c:v libx264 -preset ultrafast \
-        -tune zerolatency -frames 1 -f rtp -sdp_file "$work/rs.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
+    live_sdp "$work/rs.sdp"
     rs_receiver() {
         timeout 60 "$ffmpeg" -nostdin -v error -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
             -buffer_size 8388608 -i "$work/rs.sdp" -map 0 -flush_packets 1 -f framecrc "$work/rs$1.crc" \
@@ -482,8 +487,7 @@ test_gst_stats() {
 test_gst_pli() {
     command -v gst-launch-1.0 > /dev/null || die "gst-launch-1.0 is not installed"
     ports
-    "$ffmpeg" -nostdin -v error -f lavfi -i "testsrc2=s=320x240:r=25:d=1" -c:v libx264 -preset ultrafast \
-        -tune zerolatency -frames 1 -f rtp -sdp_file "$work/gp.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
+    live_sdp "$work/gp.sdp"
     # loss without retransmission: the depayloader sees the gaps and asks
     # for a keyframe with a PLI
     relay gp 30000 1 0
@@ -514,8 +518,7 @@ test_gst_pli() {
 test_gst_restart() {
     command -v gst-launch-1.0 > /dev/null || die "gst-launch-1.0 is not installed"
     ports
-    "$ffmpeg" -nostdin -v error -f lavfi -i "testsrc2=s=320x240:r=25:d=1" -c:v libx264 -preset ultrafast \
-        -tune zerolatency -frames 1 -f rtp -sdp_file "$work/gr.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
+    live_sdp "$work/gr.sdp"
     relay gr 0 1 0
     gst_receiver gr1 "$work/gr.sdp" true
     timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=320x240:r=25:d=15" \
