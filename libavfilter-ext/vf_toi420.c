@@ -261,7 +261,8 @@ static int convert_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs
         if (ls0 == td->dst_linesize[0] && ls0 > 0) {
             /* one block, in pieces of TOI420_COPY_CHUNK: glibc's memcpy
              * leaves "rep movsb" for a vector loop above 1 MiB, which
-             * took 20 % longer from memory not in the cache here */
+             * made the whole cold 1080p gray conversion 94 us instead of
+             * about 72 here (toi420_bench 11 cold) */
             const size_t size = ls0 * (yend - ystart - 1) + w;
             for (size_t o = 0; o < size; o += TOI420_COPY_CHUNK)
                 memcpy(dy + o, sy + o, FFMIN(TOI420_COPY_CHUNK, size - o));

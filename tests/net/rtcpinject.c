@@ -70,6 +70,34 @@ static struct sockaddr_in lo(int port)
     return a;
 }
 
+/* A socket on 127.0.0.1:port with an 8 MiB receive buffer, for the RTP the
+ * sender under test sends here; -1 (and a message) on failure. */
+static int rtp_receiver(int port)
+{
+    struct sockaddr_in a = lo(port);
+    int fd = socket(AF_INET, SOCK_DGRAM, 0), sz = 8 << 20;
+
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+        perror("rtcpinject: bind");
+        return -1;
+    }
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz));
+    return fd;
+}
+
+/* One RTP packet from fd into r, waiting at most 100 ms: its size, or 0 if
+ * none came or it was no RTP version 2 packet. */
+static int recv_rtp(int fd, uint8_t *r, int size)
+{
+    struct pollfd p = { .fd = fd, .events = POLLIN };
+    int n;
+
+    if (poll(&p, 1, 100) <= 0)
+        return 0;
+    n = recv(fd, r, size, 0);
+    return n < 12 || (r[0] & 0xc0) != 0x80 ? 0 : n;
+}
+
 #define OUR_SSRC 0x5eed0001u
 
 static int send_to(int fd, int port, const uint8_t *buf, int len)
@@ -131,26 +159,18 @@ int main(int argc, char **argv)
         return send_to(fd, atoi(argv[2]), b, 24) != 24;
     }
     if (argc >= 6 && !strcmp(argv[1], "nackall")) {
-        struct sockaddr_in a = lo(atoi(argv[2]));
-        int rfd = socket(AF_INET, SOCK_DGRAM, 0), sz = 8 << 20, first = -1;
+        int rfd = rtp_receiver(atoi(argv[2])), first = -1;
         uint32_t ssrc = strtoul(argv[4], NULL, 0);
         int64_t deadline = now_us() + atoll(argv[5]) * 1000, last = 0, t_first = 0;
         int old_sent = 0;
         long rx = 0, nacks = 0;
 
-        if (rfd < 0 || bind(rfd, (struct sockaddr *)&a, sizeof(a)) < 0) {
-            perror("rtcpinject: bind");
+        if (rfd < 0)
             return 1;
-        }
-        setsockopt(rfd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz));
         while (now_us() < deadline && (!last || now_us() - last < 1000000)) {
-            struct pollfd p = { .fd = rfd, .events = POLLIN };
             uint8_t r[65536];
-            int n, seq;
-            if (poll(&p, 1, 100) <= 0)
-                continue;
-            n = recv(rfd, r, sizeof(r), 0);
-            if (n < 12 || (r[0] & 0xc0) != 0x80)
+            int seq;
+            if (!recv_rtp(rfd, r, sizeof(r)))
                 continue;
             last = now_us();
             rx++;
@@ -249,26 +269,16 @@ int main(int argc, char **argv)
         uint32_t ssrc = strtoul(argv[4], NULL, 0);
         int count = atoi(argv[5]), rtx_pt = argc > 7 ? atoi(argv[7]) : -1;
         int64_t deadline = now_us() + atoll(argv[6]) * 1000, *lat;
-        struct sockaddr_in a = lo(rtp_port);
-        int rfd = socket(AF_INET, SOCK_DGRAM, 0), sent = 0, answered = 0, seen = 0, sz = 8 << 20;
+        int rfd = rtp_receiver(rtp_port), sent = 0, answered = 0, seen = 0;
         int waiting = -1;
         int64_t t_sent = 0;
 
-        if (rfd < 0 || bind(rfd, (struct sockaddr *)&a, sizeof(a)) < 0) {
-            perror("rtcpinject: bind");
-            return 1;
-        }
-        setsockopt(rfd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz));
-        if (!(lat = calloc(count, sizeof(*lat))))
+        if (rfd < 0 || !(lat = calloc(count, sizeof(*lat))))
             return 1;
         while (answered < count && now_us() < deadline) {
-            struct pollfd p = { .fd = rfd, .events = POLLIN };
             uint8_t r[65536];
             int n, seq;
-            if (poll(&p, 1, 100) <= 0)
-                continue;
-            n = recv(rfd, r, sizeof(r), 0);
-            if (n < 12 || (r[0] & 0xc0) != 0x80)
+            if (!(n = recv_rtp(rfd, r, sizeof(r))))
                 continue;
             seq = r[2] << 8 | r[3];
             if (waiting >= 0) {

@@ -66,6 +66,22 @@ live_sdp() {
         -tune zerolatency -frames 1 -f rtp -sdp_file "$1" "rtp://127.0.0.1:$p_recv" > /dev/null
 }
 
+# make_input FILE SECONDS: 320x240 H.264 at 300 kbit/s, a keyframe every 2 s
+make_input() {
+    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=320x240:r=25:d=$2" \
+        -c:v libx264 -preset veryfast -b:v 300k -g 50 -bf 0 "$1"
+}
+
+# live_sender NAME SECONDS [OPTIONS...]: a live x264 encoder with no
+# keyframe after the first unless asked, sending RTP through the relay;
+# statistics to NAME.json, log to NAME.send.log
+live_sender() {
+    local name=$1 secs=$2; shift 2
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=320x240:r=25:d=$secs" \
+        -c:v libx264 -preset ultrafast -tune zerolatency -g 1000 -f rtp -ssrc "$SSRC" "$@" \
+        -stats_file "$work/$name.json" -stats_interval 0 "$(url)" > "$work/$name.send.log" 2>&1
+}
+
 # compare NAME INPUT: decoded frames vs the source; sets n_src n_ok
 compare() {
     "$ffmpeg" -nostdin -v error -i "$2" -map 0 -fps_mode passthrough -f framemd5 "$work/$1.src.framemd5"
@@ -78,8 +94,7 @@ compare() {
 
 test_recovery() {
     local in=$work/low.mkv
-    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=320x240:r=25:d=6" \
-        -c:v libx264 -preset veryfast -b:v 300k -g 50 -bf 0 "$in"
+    make_input "$in" 6
     for who in ours stock; do
         local bin=$ffmpeg
         [ "$who" = stock ] && bin=$stock
@@ -127,10 +142,7 @@ test_keyframe() {
     relay kf 0 1 0
     local p_sink=$p_recv
     # a live encoder with no periodic keyframe after the first
-    timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=320x240:r=25:d=5" \
-        -c:v libx264 -preset ultrafast -tune zerolatency -g 1000 -f rtp -ssrc "$SSRC" \
-        -keyframe_min_interval 0 -stats_file "$work/kf.json" -stats_interval 0 "$(url)" \
-        > "$work/kf.send.log" 2>&1 &
+    live_sender kf 5 -keyframe_min_interval 0 &
     local send_pid=$! t
     sleep 1.5
     t=$("$tools/rtcpinject" pli "$((p_send + 1))" "$SSRC")
@@ -225,9 +237,7 @@ test_restart() {
         wait_udp "$p_recv"
     }
     rs_receiver 1
-    timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=320x240:r=25:d=15" \
-        -c:v libx264 -preset ultrafast -tune zerolatency -g 1000 -f rtp -ssrc "$SSRC" \
-        -stats_file "$work/rs.json" -stats_interval 0 "$(url)" > "$work/rs.send.log" 2>&1 &
+    live_sender rs 15 &
     local send_pid=$! n1 n2
     sleep 10
     pkill -KILL -P "$recv_pid" || true; kill -KILL "$recv_pid" 2>/dev/null || true
@@ -388,8 +398,7 @@ stop_gst() {
 test_gst_recovery() {
     command -v gst-launch-1.0 > /dev/null || die "gst-launch-1.0 is not installed"
     local in=$work/low.mkv
-    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=320x240:r=25:d=6" \
-        -c:v libx264 -preset veryfast -b:v 300k -g 50 -bf 0 "$in"
+    make_input "$in" 6
     for who in ours stock; do
         local bin=$ffmpeg
         [ "$who" = stock ] && bin=$stock
@@ -423,8 +432,7 @@ test_gst_recovery() {
 test_gst_rtx() {
     [ -x "$tools/gstrtxrecv" ] || die "$tools/gstrtxrecv is not built"
     local in=$work/low.mkv sprop
-    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=320x240:r=25:d=6" \
-        -c:v libx264 -preset veryfast -b:v 300k -g 50 -bf 0 "$in"
+    make_input "$in" 6
     ports
     "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -rtx_pt 97 -sdp_file "$work/rtx.sdp" \
         "rtp://127.0.0.1:$p_recv" > /dev/null
@@ -465,8 +473,7 @@ test_gst_stats() {
     # long enough for several of GStreamer's regular RRs (about 5 s apart):
     # its first one comes before any SR, during its source probation
     local in=$work/long.mkv
-    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=320x240:r=25:d=16" \
-        -c:v libx264 -preset veryfast -b:v 300k -g 50 -bf 0 "$in"
+    make_input "$in" 16
     ports
     "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -sdp_file "$work/gs.sdp" \
         "rtp://127.0.0.1:$p_recv" > /dev/null
@@ -492,10 +499,7 @@ test_gst_pli() {
     # for a keyframe with a PLI
     relay gp 30000 1 0
     gst_receiver gp "$work/gp.sdp" false
-    timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=320x240:r=25:d=6" \
-        -c:v libx264 -preset ultrafast -tune zerolatency -g 1000 -f rtp -ssrc "$SSRC" -nack 0 \
-        -keyframe_min_interval 0 -stats_file "$work/gp.json" -stats_interval 0 "$(url)" \
-        > "$work/gp.send.log" 2>&1 || die "sender failed"
+    live_sender gp 6 -nack 0 -keyframe_min_interval 0 || die "sender failed"
     stop_gst
     wait "$relay_pid"
     local pli req t checked=0
@@ -521,9 +525,7 @@ test_gst_restart() {
     live_sdp "$work/gr.sdp"
     relay gr 0 1 0
     gst_receiver gr1 "$work/gr.sdp" true
-    timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=320x240:r=25:d=15" \
-        -c:v libx264 -preset ultrafast -tune zerolatency -g 1000 -f rtp -ssrc "$SSRC" \
-        -stats_file "$work/gr.json" -stats_interval 0 "$(url)" > "$work/gr.send.log" 2>&1 &
+    live_sender gr 15 &
     local send_pid=$! n1 n2
     sleep 10
     pkill -KILL -P "$gst_pid" || true; kill -KILL "$gst_pid" 2>/dev/null || true
