@@ -13,7 +13,7 @@ export CCACHE_NOHASHDIR := 1
 
 FFMAKE = $(MAKE) -C $(FFB) -j$(JOBS) V=$(V)
 
-.PHONY: all ffmpeg stock check check-asan fuzz-rtcp bench demo \
+.PHONY: all ffmpeg stock check check-asan fuzz-rtcp bench bench-rtcp demo \
         install clean distclean sync
 
 all: ffmpeg

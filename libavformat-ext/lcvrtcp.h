@@ -29,6 +29,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libavutil/attributes.h"
+#include "libavutil/intreadwrite.h"
+
 /**
  * @defgroup lcv_rtcp RTCP parsing and building
  * @{
@@ -57,15 +60,19 @@
  *   memory and the context: take another context from the pool for the next
  *   one. Contexts are independent; each is used by one thread at a time.
  * - Contexts come from an ::LCVRTCPPool (thread-safe, built on
- *   AVBufferPool with a one-context lock-free cache in front):
- *   lcv_rtcp_pool_get() reuses released contexts, so the steady state
- *   allocates nothing. lcv_rtcp_context_release() gives one back. A pool
- *   allocates at most max_contexts contexts; a caller that never releases
- *   gets NULL from then on instead of unbounded growth.
+ *   AVBufferPool, with a one-context cache per thread for up to 8 threads
+ *   and a shared one for the others): lcv_rtcp_pool_get() reuses released
+ *   contexts, so the steady state allocates nothing (and runs one atomic
+ *   exchange per get + release). lcv_rtcp_context_release() gives one
+ *   back, from any thread. A pool allocates at most max_contexts contexts; a caller that
+ *   never releases gets NULL from then on instead of unbounded growth.
  * - lcv_rtcp_pool_free() releases the caller's hold on the pool. Contexts
- *   still out stay valid until each is released; the memory is freed when
- *   the last one comes back. A context never released is a leak of that
- *   one context, never a crash.
+ *   still out stay valid until each is released, which may happen after
+ *   or concurrently with lcv_rtcp_pool_free(); the memory is freed when the
+ *   last one comes back. lcv_rtcp_pool_get() must not be called once
+ *   lcv_rtcp_pool_free() has started. A context never released is a leak
+ *   of that one context, never a crash; a thread that exits leaves at most
+ *   one cached context, freed by lcv_rtcp_pool_free().
  * - An ::LCVRTCPContext may also live on the stack or in a struct
  *   (lcv_rtcp_context_init()); the pool is for programs that want to hand
  *   contexts between threads or keep several.
@@ -257,8 +264,25 @@ int lcv_rtcp_parse(LCVRTCPContext *ctx, const uint8_t *data, int size, int flags
 /** @name Typed accessors: valid only on packets of the matching type
  *  @{ */
 
-/** Decode report block i (0 <= i < rr.nb_reports) of an SR or RR. */
-void lcv_rtcp_report_block(const LCVRTCPPacket *pkt, int i, LCVRTCPReportBlock *rb);
+/**
+ * Decode report block i (0 <= i < rr.nb_reports) of an SR or RR.
+ * Inline, like lcv_rtcp_sdes_next() and lcv_rtcp_nack_next(): these run
+ * for every report block, item and loss, and inline their state stays in
+ * registers.
+ */
+static av_always_inline void lcv_rtcp_report_block(const LCVRTCPPacket *pkt, int i,
+                                                   LCVRTCPReportBlock *rb)
+{
+    const uint8_t *p = pkt->rr.reports + 24 * i;
+
+    rb->ssrc            = AV_RB32(p);
+    rb->fraction_lost   = p[4];
+    rb->cumulative_lost = (int32_t)(AV_RB24(p + 5) ^ 0x800000) - 0x800000;
+    rb->highest_seq     = AV_RB32(p + 8);
+    rb->jitter          = AV_RB32(p + 12);
+    rb->lsr             = AV_RB32(p + 16);
+    rb->dlsr            = AV_RB32(p + 20);
+}
 
 /** An SDES item, as returned by lcv_rtcp_sdes_next(). */
 typedef struct LCVRTCPSdesItem {
@@ -280,16 +304,118 @@ typedef struct LCVRTCPIter {
 } LCVRTCPIter;
 
 /** Start walking a packet's list (SDES, NACK, XR, CCFB, TWCC, ...). */
-void lcv_rtcp_iter_init(LCVRTCPIter *it, const LCVRTCPPacket *pkt);
+static inline void lcv_rtcp_iter_init(LCVRTCPIter *it, const LCVRTCPPacket *pkt)
+{
+    const uint8_t *fci = pkt->fb.fci;
+
+    it->p    = NULL;
+    it->q    = NULL;
+    it->a    = it->b = 0;
+    it->i    = it->n = it->k = 0;
+    it->t    = 0;
+    it->type = pkt->type << 8 | pkt->fmt;
+    it->end  = pkt->data + pkt->size;
+    if (pkt->type == LCV_RTCP_SDES) {
+        it->p = pkt->data + 4;
+        it->n = pkt->sdes.nb_chunks;
+    } else if (pkt->type == LCV_RTCP_XR) {
+        it->p = pkt->xr.blocks;
+    } else if (pkt->type == LCV_RTCP_RTPFB && pkt->fmt == LCV_RTPFB_CCFB) {
+        it->p   = pkt->ccfb.blocks;
+        it->end = pkt->ccfb.blocks + pkt->ccfb.blocks_size;
+    } else if (pkt->type == LCV_RTCP_RTPFB && pkt->fmt == LCV_RTPFB_TWCC) {
+        /* p: chunks, q: receive deltas (after the chunks) */
+        int remaining = AV_RB16(fci + 2), chunks = 0;
+        it->n = remaining;
+        it->a = AV_RB16(fci);
+        it->t = (int64_t)((int32_t)(AV_RB24(fci + 4) ^ 0x800000) - 0x800000) * 64000;
+        for (const uint8_t *c = fci + 8; remaining > 0; c += 2, chunks++) {
+            int chunk = AV_RB16(c);
+            remaining -= !(chunk & 0x8000) ? (chunk & 0x1fff) :
+                         (chunk & 0x4000) ? 7 : 14;
+        }
+        it->p = fci + 8;
+        it->q = fci + 8 + 2 * chunks;
+    } else {
+        it->p = fci;
+    }
+}
 
 /**
  * Next SDES item; chunks without items yield one item of type
  * ::LCV_SDES_END so that their SSRC is seen. @return 1, or 0 at the end
  */
-int lcv_rtcp_sdes_next(LCVRTCPIter *it, LCVRTCPSdesItem *item);
+static inline int lcv_rtcp_sdes_next(LCVRTCPIter *it, LCVRTCPSdesItem *item)
+{
+    /* lcv_rtcp_parse() checked every length: this only steps */
+    const uint8_t *p = it->p;
+    int type;
+
+    for (;;) {
+        if (!it->k) {                   /* at the start of a chunk */
+            if (it->i >= it->n)
+                return 0;
+            it->a = AV_RB32(p);
+            p += 4;
+            it->k = 1;
+            it->b = 0;                  /* items seen in this chunk */
+        }
+        type = p[0];
+        if (type != LCV_SDES_END)
+            break;
+        /* END and the padding to the next 32-bit boundary, relative to the
+         * packet start; the packet length is a multiple of 4, so align on
+         * the distance to the end */
+        p += (it->end - p) & 3 ? (it->end - p) & 3 : 4;
+        it->k = 0;
+        it->i++;
+        if (!it->b) {                   /* a chunk without items */
+            it->p            = p;
+            item->ssrc       = it->a;
+            item->type       = LCV_SDES_END;
+            item->value      = item->prefix = NULL;
+            item->len        = item->prefix_len = 0;
+            return 1;
+        }
+    }
+    item->ssrc       = it->a;
+    item->type       = type;
+    item->len        = p[1];
+    item->value      = p + 2;
+    item->prefix     = NULL;
+    item->prefix_len = 0;
+    if (type == LCV_SDES_PRIV) {        /* prefix length, prefix, value */
+        item->prefix_len = p[2];
+        item->prefix     = p + 3;
+        item->value      = p + 3 + p[2];
+        item->len        = p[1] - 1 - p[2];
+    }
+    it->p = p + 2 + p[1];
+    it->b++;
+    return 1;
+}
 
 /** Next lost sequence number of a generic NACK. @return 1, or 0 at the end */
-int lcv_rtcp_nack_next(LCVRTCPIter *it, uint16_t *seq);
+static inline int lcv_rtcp_nack_next(LCVRTCPIter *it, uint16_t *seq)
+{
+    /* k: the next BLP bit to look at (1..16), 0 when none is left */
+    while (it->k) {
+        const int bit = it->k;
+        it->k = bit < 16 && it->b >> bit ? bit + 1 : 0;
+        if (it->b & (1u << (bit - 1))) {
+            *seq = (uint16_t)(it->a + bit);
+            return 1;
+        }
+    }
+    if (it->end - it->p < 4)
+        return 0;
+    it->a  = AV_RB16(it->p);
+    it->b  = AV_RB16(it->p + 2);
+    it->p += 4;
+    it->k  = it->b ? 1 : 0;
+    *seq = (uint16_t)it->a;
+    return 1;
+}
 
 /** A TMMBR/TMMBN entry (RFC 5104 4.2.1.1) */
 typedef struct LCVRTCPTmmbItem {

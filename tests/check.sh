@@ -74,6 +74,7 @@ echo "== lcv_rtcp: tshark cross-check, allocations, out-of-memory"
 run rtcp-tshark "$top/tests/tshark/cross-check.sh" "$ffb/libavformat/tests/lcvrtcp"
 run rtcp-alloc env LD_PRELOAD="$shim" "$ffb/libavformat/tests/lcvrtcp" alloc 1000
 run rtcp-oom env LD_PRELOAD="$shim" "$ffb/libavformat/tests/lcvrtcp" oom
+run rtcp-pool-race env LD_PRELOAD="$shim" "$ffb/libavformat/tests/lcvrtcp" race 3000
 for t in rtcp-tshark rtcp-alloc rtcp-oom; do sed 's/^/    /' "$log/$t.log"; done
 
 echo "== RTP send path: wire identity, decoding, packet sizes, ECONNREFUSED, allocations (127.0.0.1)"
@@ -118,6 +119,16 @@ run valgrind-ffmpeg $vg "$ffb/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=9
     -filter_threads 2 -vf "toi420,vflip,format=bgra,toi420" -frames:v 8 -f null -
 
 if [ "${SKIP_ASAN:-0}" != 1 ]; then
+    echo "== ThreadSanitizer (clang): the lcv_rtcp unit test, whose pool tests run 12 threads on one"
+    echo "   pool handing contexts to each other, and releases racing with the pool's free"
+    src=$(cd "$ffb/.." && pwd)/src
+    run rtcp-tsan-build clang -g -O1 -fsanitize=thread -DHAVE_AV_CONFIG_H -I"$src" -I"$ffb" \
+        -o "$ffb/../tests/lcvrtcp-tsan" "$src/libavformat/tests/lcvrtcp.c" "$src/libavformat/lcvrtcp.c" \
+        "$src/libavformat/lcvrtcp_write.c" "$ffb/libavutil/libavutil.a" -lm -lpthread -ldl
+    run rtcp-tsan env TSAN_OPTIONS=halt_on_error=1:exitcode=88 "$ffb/../tests/lcvrtcp-tsan"
+    run rtcp-tsan-race env TSAN_OPTIONS=halt_on_error=1:exitcode=88 "$ffb/../tests/lcvrtcp-tsan" race 3000
+    grep '^pool' "$log/rtcp-tsan.log" "$log/rtcp-tsan-race.log" | sed 's/^[^:]*:/    /'
+
     echo "== ASan+UBSan build (lean, clang) and the tests under it"
     "$top/tests/check-asan.sh" "$top" "$(nproc)" > "$log/asan.log" 2>&1
     sed 's/^/    /' "$log/asan.log" | grep -E '^    (PASS|FAIL|asan:)' || tail -n 30 "$log/asan.log" | sed 's/^/    /'

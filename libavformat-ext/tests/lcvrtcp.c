@@ -36,6 +36,7 @@
 #include <dlfcn.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -949,29 +950,54 @@ static void check_pool(void)
     printf("pool: capped at 4 contexts, contexts outlive the pool\n");
 }
 
-/* four threads share one pool: each parses its own vector over and over
- * and checks that nobody else wrote into the context it holds */
+/* POOL_THREADS threads share one pool, more than it has per-thread slots
+ * (8), so both the slots and the shared spare are used. Each thread parses
+ * its own vector, checks that nobody else wrote into the context it holds,
+ * and swaps contexts with its neighbour through a mailbox, so contexts are
+ * released by threads that did not get them. */
+#define POOL_THREADS 12
+#define POOL_ITERS   20000
+
 typedef struct ThreadArg {
     LCVRTCPPool *pool;
     const Vector *v;
-    int errors;
+    _Atomic(LCVRTCPContext *) *mailbox;
+    int errors, swaps;
 } ThreadArg;
+
+static int holds(const LCVRTCPContext *c, const Vector *v)
+{
+    return c->nb_packets >= 1 && c->packets[0].data == v->data &&
+           c->packets[c->nb_packets - 1].data + c->packets[c->nb_packets - 1].size +
+           c->packets[c->nb_packets - 1].padding == v->data + v->size;
+}
 
 static void *pool_worker(void *opaque)
 {
     ThreadArg *arg = opaque;
     LCVRTCPContext *held[2] = { NULL };
 
-    for (int i = 0; i < 20000; i++) {
+    for (int i = 0; i < POOL_ITERS; i++) {
         LCVRTCPContext **c = &held[i & 1];
         if (*c) {
-            if ((*c)->nb_packets < 1 || (*c)->packets[0].data != arg->v->data)
+            if (!holds(*c, arg->v))
                 arg->errors++;
             lcv_rtcp_context_release(c);
         }
         if (!(*c = lcv_rtcp_pool_get(arg->pool)) ||
-            lcv_rtcp_parse(*c, arg->v->data, arg->v->size, arg->v->flags) < 1)
+            lcv_rtcp_parse(*c, arg->v->data, arg->v->size, arg->v->flags) < 1) {
             arg->errors++;
+            continue;
+        }
+        if (i % 7 == 3) {
+            /* hand this context to the neighbour, release whatever it left */
+            LCVRTCPContext *other = atomic_exchange(arg->mailbox, *c);
+            *c = NULL;
+            if (other) {
+                arg->swaps++;
+                lcv_rtcp_context_release(&other);
+            }
+        }
     }
     lcv_rtcp_context_release(&held[0]);
     lcv_rtcp_context_release(&held[1]);
@@ -980,25 +1006,105 @@ static void *pool_worker(void *opaque)
 
 static void check_pool_threads(void)
 {
-    LCVRTCPPool *pool = lcv_rtcp_pool_alloc(16);
-    pthread_t tid[4];
-    ThreadArg arg[4];
-    int errors = 0;
+    LCVRTCPPool *pool = lcv_rtcp_pool_alloc(64);
+    _Atomic(LCVRTCPContext *) mailbox[POOL_THREADS / 2];
+    pthread_t tid[POOL_THREADS];
+    ThreadArg arg[POOL_THREADS];
+    int errors = 0, swaps = 0;
 
     CHECK(pool);
     if (!pool)
         return;
-    for (int i = 0; i < 4; i++) {
-        arg[i] = (ThreadArg){ .pool = pool, .v = &vectors[i * 4], .errors = 0 };
+    for (int i = 0; i < POOL_THREADS / 2; i++)
+        atomic_init(&mailbox[i], NULL);
+    for (int i = 0; i < POOL_THREADS; i++) {
+        arg[i] = (ThreadArg){ .pool = pool, .v = &vectors[i], .mailbox = &mailbox[i / 2] };
         CHECK(!pthread_create(&tid[i], NULL, pool_worker, &arg[i]));
     }
+    for (int i = 0; i < POOL_THREADS; i++) {
+        pthread_join(tid[i], NULL);
+        errors += arg[i].errors;
+        swaps  += arg[i].swaps;
+    }
+    for (int i = 0; i < POOL_THREADS / 2; i++) {
+        LCVRTCPContext *c = atomic_exchange(&mailbox[i], NULL);
+        lcv_rtcp_context_release(&c);
+    }
+    lcv_rtcp_pool_free(&pool);
+    CHECK(!errors && swaps > POOL_THREADS);
+    printf("pool: %d threads x %d get/parse/release on one pool, %d contexts handed "
+           "between threads, %d errors\n", POOL_THREADS, POOL_ITERS, swaps, errors);
+}
+
+/* releases racing with lcv_rtcp_pool_free(): every round, four threads
+ * release a context each while the main thread frees the pool. A context
+ * that parks after the pool's sweep would never be freed; the leak checkers
+ * (valgrind and LeakSanitizer in make check, and malloc_count_live() when
+ * the shim is preloaded) see it. */
+typedef struct RaceArg {
+    LCVRTCPPool *pool;
+    pthread_barrier_t *barrier;
+    int rounds, errors;
+} RaceArg;
+
+static void *race_worker(void *opaque)
+{
+    RaceArg *arg = opaque;
+
+    for (int r = 0; r < arg->rounds; r++) {
+        LCVRTCPContext *c;
+        pthread_barrier_wait(&arg->barrier[0]);     /* the pool is new */
+        c = lcv_rtcp_pool_get(arg->pool);
+        if (!c || lcv_rtcp_parse(c, v_six, sizeof(v_six), 0) != 6)
+            arg->errors++;
+        pthread_barrier_wait(&arg->barrier[1]);     /* all got theirs */
+        lcv_rtcp_context_release(&c);               /* races with the free */
+        pthread_barrier_wait(&arg->barrier[2]);     /* round done */
+    }
+    return NULL;
+}
+
+static void check_pool_free_race(int rounds)
+{
+    int64_t (*live)(void) = (int64_t (*)(void))dlsym(RTLD_DEFAULT, "malloc_count_live");
+    pthread_barrier_t barrier[3];
+    pthread_t tid[4];
+    RaceArg arg[4];
+    int64_t before = 0, after = 0;
+    int errors = 0;
+
+    for (int i = 0; i < 3; i++)
+        pthread_barrier_init(&barrier[i], NULL, 5);
+    for (int i = 0; i < 4; i++) {
+        arg[i] = (RaceArg){ .barrier = barrier, .rounds = rounds };
+        CHECK(!pthread_create(&tid[i], NULL, race_worker, &arg[i]));
+    }
+    /* after pthread_create(), whose first use allocates thread bookkeeping */
+    if (live)
+        before = live();
+    for (int r = 0; r < rounds; r++) {
+        LCVRTCPPool *pool = lcv_rtcp_pool_alloc(8);
+        CHECK(pool);
+        for (int i = 0; i < 4; i++)
+            arg[i].pool = pool;
+        pthread_barrier_wait(&barrier[0]);
+        pthread_barrier_wait(&barrier[1]);
+        lcv_rtcp_pool_free(&pool);                  /* races with the releases */
+        pthread_barrier_wait(&barrier[2]);
+    }
+    if (live)
+        after = live();
     for (int i = 0; i < 4; i++) {
         pthread_join(tid[i], NULL);
         errors += arg[i].errors;
     }
-    lcv_rtcp_pool_free(&pool);
+    for (int i = 0; i < 3; i++)
+        pthread_barrier_destroy(&barrier[i]);
     CHECK(!errors);
-    printf("pool: 4 threads x 20000 get/parse/release on one pool, %d errors\n", errors);
+    CHECK(after == before);
+    printf("pool: %d rounds of 4 releases racing with the pool's free, %d errors%s\n",
+           rounds, errors,
+           !live ? "" : after == before ? ", no allocation left live" : ", ALLOCATIONS LEFT LIVE");
 }
 
 /* ------------------------------------------------------------------------
@@ -1320,6 +1426,11 @@ int main(int argc, char **argv)
         return alloc_main(atoi(argv[2]) > 0 ? atoi(argv[2]) : 1000);
     if (argc > 1 && !strcmp(argv[1], "oom"))
         return oom_main();
+    if (argc > 2 && !strcmp(argv[1], "race")) {
+        int rounds = atoi(argv[2]) > 0 ? atoi(argv[2]) : 1000;
+        check_pool_free_race(rounds);
+        return !!failures;
+    }
     if (argc > 2 && !strcmp(argv[1], "corpus"))
         return corpus_main(argv[2]);
 
@@ -1330,6 +1441,7 @@ int main(int argc, char **argv)
     check_options();
     check_pool();
     check_pool_threads();
+    check_pool_free_race(1000);
     if (failures)
         printf("%d check(s) failed\n", failures);
     return !!failures;
