@@ -265,7 +265,10 @@ void ff_rtpenc_ext_close(AVFormatContext *s1)
 int ff_rtpenc_ext_want_bye(AVFormatContext *s1)
 {
     RTPMuxContext *s = s1->priv_data;
-    return (s->flags & FF_RTP_FLAG_SEND_BYE) || s->ext.bye;
+    /* the bye option applies to packets sent on the network; a muxer
+     * chained into a buffer (the mov muxer's RTP hint track) writes only
+     * what stock FFmpeg writes, BYE with rtpflags send_bye */
+    return (s->flags & FF_RTP_FLAG_SEND_BYE) || (s->ext.bye && s->ext.sender);
 }
 
 static const FFRTPEncExt *sdp_ext(const AVFormatContext *fmt)
@@ -280,7 +283,12 @@ static const FFRTPEncExt *sdp_ext(const AVFormatContext *fmt)
     if (!fmt || !fmt->oformat || strcmp(fmt->oformat->name, "rtp") || !fmt->priv_data)
         return NULL;
     s = fmt->priv_data;
-    return s->ext.feedback ? &s->ext : NULL;
+    /* once its header is written, a muxer advertises feedback only if it
+     * runs it: not when it writes to a file or into another muxer's buffer
+     * (the RTP hint track of -movflags +rtphint, whose SDP stays stock) */
+    if (!s->ext.feedback || (s->buf && !s->ext.fb))
+        return NULL;
+    return &s->ext;
 }
 
 const char *ff_rtpenc_ext_sdp_profile(const AVFormatContext *fmt)

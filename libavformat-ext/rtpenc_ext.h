@@ -112,7 +112,8 @@ int ff_rtpenc_ext_packet_done(AVFormatContext *s1, int ret);
 /** Log the send statistics and free the sender. */
 void ff_rtpenc_ext_close(AVFormatContext *s1);
 
-/** Whether the trailer sends a BYE (rtpflags send_bye or the bye option). */
+/** Whether the trailer sends a BYE (rtpflags send_bye, or the bye option
+ *  when the muxer sends to an rtp:// or udp:// output). */
 int ff_rtpenc_ext_want_bye(AVFormatContext *s1);
 
 /**
