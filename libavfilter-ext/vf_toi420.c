@@ -93,6 +93,7 @@ typedef struct ToI420Context {
 
     int matrix;                 ///< option: AVColorSpace, or -1 for auto
     int range;                  ///< option: AVColorRange, or -1 for auto
+    int copy_luma;              ///< option: copy planar luma instead of referencing it
 
     ToI420DSPContext dsp;
 
@@ -106,6 +107,7 @@ typedef struct ToI420Context {
 
     /* statistics, logged at uninit */
     uint64_t nb_converted, nb_passed;
+    uint64_t nb_luma_ref;       ///< converted frames whose luma was referenced
     unsigned nb_pools;
     unsigned nb_buffers;        ///< buffers created, all pools
     unsigned pool_buffers;      ///< buffers created by the current pool
@@ -116,8 +118,9 @@ typedef struct ToI420Context {
 typedef struct ThreadData {
     const AVFrame *in;
     const ToI420Format *f;
-    uint8_t *dst[3];
+    uint8_t *dst[3];            ///< the output planes
     int dst_linesize[3];
+    int luma_ref;               ///< dst[0] is the input's luma: nothing to copy
 } ThreadData;
 
 static const ToI420Format *find_format(enum AVPixelFormat fmt)
@@ -251,7 +254,7 @@ static int convert_slice(AVFilterContext *ctx, void *arg, int jobnr, int nb_jobs
     const int end   = (ch * (jobnr + 1)) / nb_jobs;
     const ptrdiff_t ls0 = in->linesize[0], ls1 = in->linesize[1];
 
-    if (td->f->kind != KIND_RGB && td->f->kind != KIND_PACKED) {
+    if (td->f->kind != KIND_RGB && td->f->kind != KIND_PACKED && !td->luma_ref) {
         /* planar luma is copied apart from the chroma, plane after plane:
          * fewer concurrent memory streams than row pair after row pair */
         const int ystart = 2 * start, yend = FFMIN(2 * end, h);
@@ -342,9 +345,10 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
     const ToI420Format *f = find_format(in->format);
     int in_matrix, out_matrix, out_range, nb_threads, ret;
     enum AVChromaLocation loc;
-    AVBufferRef *buf;
+    AVBufferRef *buf, *luma = NULL;
     ThreadData td;
     int64_t t0;
+    int keep = -1;
 
     if (!f) {
         log_unsupported(ctx, in->format);
@@ -396,12 +400,28 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
         return AVERROR(ENOMEM);
     }
 
+    /* Planar input already holds the output's luma plane: the output
+     * frame references it (the input's reference to its buffer moves over,
+     * no allocation) instead of copying it, as yuv420p input is passed on
+     * whole. The pooled buffer then provides the chroma planes only. */
+    if (!s->copy_luma && f->kind != KIND_RGB && f->kind != KIND_PACKED) {
+        const AVBufferRef *plane = av_frame_get_plane_buffer(in, 0);
+        for (int i = 0; i < FF_ARRAY_ELEMS(in->buf); i++)
+            if (plane && in->buf[i] == plane)
+                keep = i;
+    }
+
     t0 = av_gettime_relative();
     td.in = in;
     td.f  = f;
     for (int i = 0; i < 3; i++) {
         td.dst[i]          = buf->data + s->offset[i];
         td.dst_linesize[i] = s->linesize[i];
+    }
+    td.luma_ref = keep >= 0;
+    if (td.luma_ref) {
+        td.dst[0]          = in->data[0];
+        td.dst_linesize[0] = in->linesize[0];
     }
     /* More slices than threads: the calling thread starts on the slices
      * at once and takes them from the others until they are awake, which
@@ -416,6 +436,11 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
     /* The input AVFrame becomes the output: its props and side data stay,
      * only the pixels change. This saves an av_frame_alloc() and the deep
      * copy of av_frame_copy_props() on every frame. */
+    if (td.luma_ref) {
+        luma = in->buf[keep];
+        in->buf[keep] = NULL;
+        s->nb_luma_ref++;
+    }
     for (int i = 0; i < FF_ARRAY_ELEMS(in->buf); i++)
         av_buffer_unref(&in->buf[i]);
     for (int i = 0; i < in->nb_extended_buf; i++)
@@ -427,6 +452,7 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
     in->extended_data = in->data;
 
     in->buf[0] = buf;
+    in->buf[1] = luma;
     for (int i = 0; i < 3; i++) {
         in->data[i]     = td.dst[i];
         in->linesize[i] = td.dst_linesize[i];
@@ -479,10 +505,10 @@ static av_cold void uninit(AVFilterContext *ctx)
     if (!s->nb_converted && !s->nb_passed)
         return;     /* a graph that was only configured, never run */
     av_log(ctx, AV_LOG_VERBOSE,
-           "%"PRIu64" frames converted, %"PRIu64" passed through; "
+           "%"PRIu64" frames converted (luma referenced in %"PRIu64"), %"PRIu64" passed through; "
            "%u pool buffers created in %u pool(s), at most %u outstanding at once; "
            "%.1f us per converted frame\n",
-           s->nb_converted, s->nb_passed, s->nb_buffers, s->nb_pools,
+           s->nb_converted, s->nb_luma_ref, s->nb_passed, s->nb_buffers, s->nb_pools,
            s->max_outstanding,
            s->nb_converted ? (double)s->convert_us / s->nb_converted : 0.0);
 }
@@ -522,6 +548,8 @@ static const AVOption toi420_options[] = {
         { "limited", "limited range (16-235)",   0, AV_OPT_TYPE_CONST, { .i64 = AVCOL_RANGE_MPEG }, 0, 0, FLAGS, .unit = "range" },
         { "pc",      "full range (0-255)",       0, AV_OPT_TYPE_CONST, { .i64 = AVCOL_RANGE_JPEG }, 0, 0, FLAGS, .unit = "range" },
         { "full",    "full range (0-255)",       0, AV_OPT_TYPE_CONST, { .i64 = AVCOL_RANGE_JPEG }, 0, 0, FLAGS, .unit = "range" },
+    { "copy_luma", "copy the luma plane of planar input instead of referencing the input's",
+      OFFSET(copy_luma), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, FLAGS },
     { NULL }
 };
 

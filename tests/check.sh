@@ -27,7 +27,8 @@ fate() {
     total=$(grep -c '^TEST ' "$log/$name.log")
     ignored=$(grep -c '^IGNORE' "$log/$name.log")
     total=$((total - ignored))
-    failures=$(grep -E '^make: \*\*\* .*(fate-[^]]*)\] Error' "$log/$name.log" | sed -E 's/.*(fate-[^]]*)\].*/\1/')
+    # "make:" or, when make check itself runs under make, "make[1]:"
+    failures=$(grep -E '^make(\[[0-9]+\])?: \*\*\* .*(fate-[^]]*)\] Error' "$log/$name.log" | sed -E 's/.*(fate-[^]]*)\].*/\1/')
     local nf=0
     [ -n "$failures" ] && nf=$(echo "$failures" | wc -l)
     if [ "$total" -eq 0 ]; then
@@ -36,7 +37,7 @@ fate() {
     pass=$((pass + total - nf))
     for t in $failures; do fail=$((fail + 1)); failed+=("$name/$t"); done
     echo "$( [ "$nf" = 0 ] && echo PASS || echo FAIL ) $name: $((total - nf))/$total FATE tests$( [ "$ignored" = 0 ] || echo ", $ignored ignored")"
-    [ "$nf" = 0 ] || grep -B5 -A20 -E '^(TEST|make: \*\*\*)' "$log/$name.log" | grep -v '^TEST' | head -n 40 | sed 's/^/    /'
+    [ "$nf" = 0 ] || grep -B5 -A20 -E '^(TEST|make(\[[0-9]+\])?: \*\*\*)' "$log/$name.log" | grep -v '^TEST' | head -n 40 | sed 's/^/    /'
 }
 
 echo "== FATE: toi420 references, reference programs, buffer pool"
@@ -59,6 +60,9 @@ echo "== FFmpeg's own sample-free FATE suite on the patched tree (patches/0001 c
 # fate-source lists files with git ls-files; the tree is unpacked from a
 # tarball, not a git checkout, so it fails the same way on stock FFmpeg
 fate fate-all fate IGNORE_TESTS=source
+# the same with 2 threads (-threads 2 -filter_threads 2): every slice-threaded
+# filter and codec of the suite goes through patches/0014's slicethread
+fate fate-all-threads2 fate THREADS=2 IGNORE_TESTS=source
 
 echo "== FATE references against the independent reference conversion"
 run fate-refs-independent "$top/tests/fate/verify-refs.sh" "$ffb" "$top/tests/ref/fate"
@@ -68,7 +72,8 @@ run alloc-api env LD_PRELOAD="$shim" "$ffb/libavfilter/tests/toi420" alloc 100
 run alloc-cli-yuyv422 env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ffmpeg" "$shim" 5000 toi420 yuyv422
 run alloc-cli-rgba    env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ffmpeg" "$shim" 5000 toi420 rgba
 run alloc-cli-yuv420p env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ffmpeg" "$shim" 5000 toi420 yuv420p
-for t in alloc-api alloc-cli-yuyv422 alloc-cli-rgba alloc-cli-yuv420p; do sed 's/^/    /' "$log/$t.log"; done
+run alloc-cli-nv12    env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ffmpeg" "$shim" 5000 toi420 nv12
+for t in alloc-api alloc-cli-yuyv422 alloc-cli-rgba alloc-cli-yuv420p alloc-cli-nv12; do sed 's/^/    /' "$log/$t.log"; done
 
 echo "== lcv_rtcp: tshark cross-check, allocations, out-of-memory"
 run rtcp-tshark "$top/tests/tshark/cross-check.sh" "$ffb/libavformat/tests/lcvrtcp"

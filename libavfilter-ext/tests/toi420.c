@@ -494,6 +494,9 @@ static void check_all_exact(void)
         check_exact(fmt, 353, 287, AVCOL_SPC_SMPTE170M, full, "toi420", 4, 0, RANDOM);
         check_exact(fmt, 353, 287, AVCOL_SPC_SMPTE170M, full, "vflip,toi420", 1, 1, RANDOM);
         check_exact(fmt, 352, 288, AVCOL_SPC_SMPTE170M, full, "vflip,toi420", 3, 1, SMOOTH);
+        /* planar luma copied instead of referenced */
+        check_exact(fmt, 353, 287, AVCOL_SPC_SMPTE170M, full, "toi420=copy_luma=1", 1, 0, RANDOM);
+        check_exact(fmt, 353, 287, AVCOL_SPC_SMPTE170M, full, "vflip,toi420=copy_luma=1", 2, 1, RANDOM);
     }
     /* matrices and ranges of RGB input */
     for (int f = 0; f < FF_ARRAY_ELEMS(all_formats); f++) {
@@ -608,6 +611,51 @@ static void check_passthrough(void)
         graph_free(&g);
         av_frame_free(&in);
         av_frame_free(&out);
+    }
+}
+
+/* Planar input: the output references the input's luma plane (same
+ * pointer, linesize and buffer) unless copy_luma is set; packed input
+ * never does. Chroma always comes from the filter's pool. */
+static void check_luma_ref(void)
+{
+    static const enum AVPixelFormat fmts[] = {
+        AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_NV12, AV_PIX_FMT_NV21,
+        AV_PIX_FMT_GRAY8, AV_PIX_FMT_YUYV422, AV_PIX_FMT_RGBA,
+    };
+
+    for (int i = 0; i < FF_ARRAY_ELEMS(fmts); i++) {
+        const int planar = fmts[i] != AV_PIX_FMT_YUYV422 && fmts[i] != AV_PIX_FMT_RGBA;
+        for (int copy = 0; copy < 2; copy++) {
+            AVFrame *in = make_frame(fmts[i], 320, 240, RANDOM, 3), *out = av_frame_alloc();
+            AVBufferRef *luma;
+            Graph g;
+            int ret, shared, chroma_shared = 0;
+
+            if (!in || !out || (ret = graph_init(&g, fmts[i], 320, 240,
+                                                 copy ? "toi420=copy_luma=1" : "toi420", 1)) < 0) {
+                FAIL("luma reference setup\n");
+                av_frame_free(&in);
+                av_frame_free(&out);
+                continue;
+            }
+            ret = graph_run(&g, in, out);
+            luma = ret < 0 ? NULL : av_frame_get_plane_buffer(out, 0);
+            shared = luma && out->data[0] == in->data[0] && out->linesize[0] == in->linesize[0] &&
+                     luma->buffer == av_frame_get_plane_buffer(in, 0)->buffer;
+            for (int p = 1; p < 3 && ret >= 0; p++)
+                for (int q = 0; q < 4 && in->buf[q]; q++)
+                    chroma_shared |= av_frame_get_plane_buffer(out, p)->buffer == in->buf[q]->buffer;
+            if (ret < 0 || shared != (planar && !copy) || chroma_shared)
+                FAIL("%s copy_luma=%d: luma %s, chroma %s\n", av_get_pix_fmt_name(fmts[i]), copy,
+                     shared ? "referenced" : "copied", chroma_shared ? "from the input" : "pooled");
+            else
+                printf("%-8s copy_luma=%d: luma %s, chroma from the pool\n",
+                       av_get_pix_fmt_name(fmts[i]), copy, shared ? "referenced" : "written");
+            graph_free(&g);
+            av_frame_free(&in);
+            av_frame_free(&out);
+        }
     }
 }
 
@@ -885,6 +933,7 @@ int main(int argc, char **argv)
 
     check_all_exact();
     check_passthrough();
+    check_luma_ref();
     check_changes();
     check_threads();
     check_swscale();

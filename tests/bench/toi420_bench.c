@@ -3,6 +3,9 @@
  * toi420 filter (through the libavfilter API, pool included), libswscale
  * with the flags of stock FFmpeg's auto-inserted scale (bicubic), libyuv,
  * and a memcpy of the input frame's bytes, all measured in the same run.
+ * Planar inputs (yuv444p, yuv422p, nv12, gray) are also run through
+ * toi420=copy_luma=1: by default the output references the input's luma
+ * plane, with copy_luma it is copied as libyuv and libswscale do.
  *
  *   toi420_bench [iterations] [cold]
  *
@@ -98,7 +101,7 @@ static int run_libyuv(enum AVPixelFormat fmt, const AVFrame *in, uint8_t *const 
 }
 
 static AVFilterGraph *make_graph(enum AVPixelFormat fmt, int w, int h, int threads,
-                                 AVFilterContext **src, AVFilterContext **sink)
+                                 const char *opts, AVFilterContext **src, AVFilterContext **sink)
 {
     AVFilterGraph *g = avfilter_graph_alloc();
     AVFilterContext *f;
@@ -109,7 +112,7 @@ static AVFilterGraph *make_graph(enum AVPixelFormat fmt, int w, int h, int threa
     g->nb_threads = threads;
     snprintf(args, sizeof(args), "video_size=%dx%d:pix_fmt=%d:time_base=1/25", w, h, fmt);
     if (avfilter_graph_create_filter(src, avfilter_get_by_name("buffer"), "in", args, NULL, g) < 0 ||
-        avfilter_graph_create_filter(&f, avfilter_get_by_name("toi420"), "toi420", NULL, NULL, g) < 0 ||
+        avfilter_graph_create_filter(&f, avfilter_get_by_name("toi420"), "toi420", opts, NULL, g) < 0 ||
         avfilter_graph_create_filter(sink, avfilter_get_by_name("buffersink"), "out", NULL, NULL, g) < 0 ||
         avfilter_link(*src, 0, f, 0) < 0 || avfilter_link(f, 0, *sink, 0) < 0 ||
         avfilter_graph_config(g, NULL) < 0)
@@ -117,16 +120,24 @@ static AVFilterGraph *make_graph(enum AVPixelFormat fmt, int w, int h, int threa
     return g;
 }
 
-/* one conversion by method k: 0 toi420, 1 libswscale, 2 libyuv, 3 memcpy */
-static int run_method(int k, enum AVPixelFormat fmt, AVFrame *f, AVFilterContext *src,
-                      AVFilterContext *sink, AVFrame *out, struct SwsContext *sws,
+static int is_planar(enum AVPixelFormat fmt)
+{
+    return fmt == AV_PIX_FMT_YUV444P || fmt == AV_PIX_FMT_YUV422P ||
+           fmt == AV_PIX_FMT_NV12 || fmt == AV_PIX_FMT_NV21 || fmt == AV_PIX_FMT_GRAY8;
+}
+
+/* one conversion by method k: 0 toi420, 1 libswscale, 2 libyuv, 3 memcpy,
+ * 4 toi420=copy_luma=1 (src[1], sink[1]) */
+static int run_method(int k, enum AVPixelFormat fmt, AVFrame *f, AVFilterContext **src,
+                      AVFilterContext **sink, AVFrame *out, struct SwsContext *sws,
                       uint8_t *const dst[3], const int dls[3], uint8_t *cpy,
                       int in_bytes, int h)
 {
     switch (k) {
     case 0:
-        if (av_buffersrc_add_frame_flags(src, f, AV_BUFFERSRC_FLAG_KEEP_REF) < 0 ||
-            av_buffersink_get_frame(sink, out) < 0)
+    case 4:
+        if (av_buffersrc_add_frame_flags(src[k == 4], f, AV_BUFFERSRC_FLAG_KEEP_REF) < 0 ||
+            av_buffersink_get_frame(sink[k == 4], out) < 0)
             return AVERROR_BUG;
         av_frame_unref(out);
         return 0;
@@ -135,11 +146,12 @@ static int run_method(int k, enum AVPixelFormat fmt, AVFrame *f, AVFilterContext
         return 0;
     case 2:
         return run_libyuv(fmt, f, dst, dls);
-    default:
+    case 3:
         for (int p = 0; p < 4 && f->buf[p]; p++)
             memcpy(cpy + (p ? in_bytes / 2 : 0), f->data[p], f->buf[p]->size);
         return 0;
     }
+    return AVERROR_BUG;
 }
 
 static int bench_one(const Bench *b, int w, int h, int runs, int cold)
@@ -150,10 +162,11 @@ static int bench_one(const Bench *b, int w, int h, int runs, int cold)
     uint8_t *dst[3], *cpy;
     int dls[3] = { FFALIGN(w, 64), FFALIGN((w + 1) / 2, 64), FFALIGN((w + 1) / 2, 64) };
     int in_bytes = av_image_get_buffer_size(b->fmt, w, h, 1);
-    double t[4][MAX_RUNS];
+    double t[5][MAX_RUNS];
+    const int nb_methods = is_planar(b->fmt) ? 5 : 4;
     struct SwsContext *sws;
-    AVFilterContext *src, *sink;
-    AVFilterGraph *g;
+    AVFilterContext *src[2], *sink[2];
+    AVFilterGraph *g, *gc = NULL;
 
     if (!in || !out)
         return AVERROR(ENOMEM);
@@ -173,8 +186,10 @@ static int bench_one(const Bench *b, int w, int h, int runs, int cold)
     dst[2] = dst[1] + dls[1] * ((h + 1) / 2);
     cpy = av_malloc(in_bytes * 2 + 64);
     sws = sws_getContext(w, h, b->fmt, w, h, AV_PIX_FMT_YUV420P, SWS_BICUBIC, NULL, NULL, NULL);
-    g = make_graph(b->fmt, w, h, 1, &src, &sink);
-    if (!dst[0] || !cpy || !sws || !g) {
+    g = make_graph(b->fmt, w, h, 1, NULL, &src[0], &sink[0]);
+    if (nb_methods > 4)
+        gc = make_graph(b->fmt, w, h, 1, "copy_luma=1", &src[1], &sink[1]);
+    if (!dst[0] || !cpy || !sws || !g || (nb_methods > 4 && !gc)) {
         fprintf(stderr, "setup failed for %s\n", av_get_pix_fmt_name(b->fmt));
         return AVERROR(EINVAL);
     }
@@ -186,8 +201,8 @@ static int bench_one(const Bench *b, int w, int h, int runs, int cold)
          * before its timed run, so that its own output buffer is as warm
          * as its input (toi420 writes to its pool's buffer, the others
          * to buffers of this program) */
-        for (int k = 0; k < 4; k++) {
-            AVFrame *f = in[(4 * (r + 2) + k) % nb_in];
+        for (int k = 0; k < nb_methods; k++) {
+            AVFrame *f = in[(nb_methods * (r + 2) + k) % nb_in];
             for (int pass = !cold; pass >= 0; pass--) {
                 const double t0 = now_us();
                 if (run_method(k, b->fmt, f, src, sink, out, sws, dst, dls, cpy, in_bytes, h) < 0)
@@ -198,16 +213,20 @@ static int bench_one(const Bench *b, int w, int h, int runs, int cold)
         }
     }
     {
-        double m[4];
-        for (int k = 0; k < 4; k++)
+        double m[5];
+        char copy[64] = "| - | - | -";
+        for (int k = 0; k < nb_methods; k++)
             m[k] = median(t[k], runs);
-        printf("| %-8s | %4dx%-4d | %8.1f | %8.1f | %8.1f | %8.1f | %6.1fx | %5.2fx | %5.2fx | %-11s |\n",
+        if (nb_methods > 4)
+            snprintf(copy, sizeof(copy), "| %8.1f | %5.2fx | %5.2fx", m[4], m[4] / m[2], m[4] / m[3]);
+        printf("| %-8s | %4dx%-4d | %8.1f | %8.1f | %8.1f | %8.1f | %6.1fx | %5.2fx | %5.2fx %s | %-11s |\n",
                av_get_pix_fmt_name(b->fmt), w, h, m[0], m[1], m[2], m[3],
-               m[1] / m[0], m[0] / m[2], m[0] / m[3], b->libyuv_name);
+               m[1] / m[0], m[0] / m[2], m[0] / m[3], copy, b->libyuv_name);
         fflush(stdout);
     }
 
     avfilter_graph_free(&g);
+    avfilter_graph_free(&gc);
     sws_freeContext(sws);
     av_free(dst[0]);
     av_free(cpy);
@@ -233,17 +252,25 @@ static int bench_threads(enum AVPixelFormat fmt, int runs)
         memset(in->buf[p]->data, 0x55 + p, in->buf[p]->size);
     for (int k = 0; k < 2; k++) {
         AVFilterContext *src, *sink;
-        AVFilterGraph *g = make_graph(fmt, 1920, 1080, k + 1, &src, &sink);
+        AVFilterGraph *g = make_graph(fmt, 1920, 1080, k + 1, NULL, &src, &sink);
         if (!g)
             return AVERROR(EINVAL);
-        for (int r = -2; r < runs; r++) {
+        /* 200 ms of untimed frames first: the scheduler needs a few ticks
+         * to spread a new graph's threads over the CPUs (a worker woken
+         * for the first time may start on the caller's CPU) */
+        for (double start = now_us(), t0 = start; t0 - start < 200000; t0 = now_us()) {
+            if (av_buffersrc_add_frame_flags(src, in, AV_BUFFERSRC_FLAG_KEEP_REF) < 0 ||
+                av_buffersink_get_frame(sink, out) < 0)
+                return AVERROR_BUG;
+            av_frame_unref(out);
+        }
+        for (int r = 0; r < runs; r++) {
             double t0 = now_us();
             if (av_buffersrc_add_frame_flags(src, in, AV_BUFFERSRC_FLAG_KEEP_REF) < 0 ||
                 av_buffersink_get_frame(sink, out) < 0)
                 return AVERROR_BUG;
             av_frame_unref(out);
-            if (r >= 0)
-                t[k][r] = now_us() - t0;
+            t[k][r] = now_us() - t0;
         }
         avfilter_graph_free(&g);
     }
@@ -277,8 +304,10 @@ int main(int argc, char **argv)
     runs = FFMAX(1, FFMIN(runs, MAX_RUNS));
     printf("toi420 benchmark: median of %d runs, single thread, %s cache, us per frame\n\n",
            runs, cold ? "cold (inputs cycled through 256 MiB)" : "warm");
-    printf("| input    | size      |   toi420 | swscale  |   libyuv |   memcpy | sws/toi | toi/yuv | toi/cpy | libyuv      |\n");
-    printf("|----------|-----------|---------:|---------:|---------:|---------:|--------:|--------:|--------:|-------------|\n");
+    printf("| input    | size      |   toi420 | swscale  |   libyuv |   memcpy | sws/toi | toi/yuv | toi/cpy "
+           "| copy_luma | copy/yuv | copy/cpy | libyuv      |\n");
+    printf("|----------|-----------|---------:|---------:|---------:|---------:|--------:|--------:|--------:"
+           "|---------:|--------:|--------:|-------------|\n");
     for (int s = 0; s < 2; s++)
         for (int i = 0; i < FF_ARRAY_ELEMS(benches); i++)
             if (bench_one(&benches[i], sizes[s][0], sizes[s][1], runs, cold) < 0)
