@@ -34,4 +34,23 @@ if command -v go >/dev/null 2>&1 && [ -d /usr/share/gocode/src/github.com/pion/r
 else
     echo "(go or golang-github-pion-rtcp-dev not installed: no pion peer)"
 fi
+if [ -x "$build/tests/gst_rtcp_bench" ]; then
+    echo
+    echo "GStreamer's gst_rtcp_buffer (validate + map + walk every packet, same datagrams, one core):"
+    echo
+    LD_PRELOAD=$shim taskset -c 0 "$build/tests/gst_rtcp_bench" "$dir" | tee "$build/tests/gst_rtcp_bench.txt"
+    echo
+    echo "| datagram | lcv_rtcp ns/op | GStreamer ns/op | GStreamer / lcv_rtcp |"
+    echo "|---|--:|--:|--:|"
+    # datagram 4: GStreamer does not decode TWCC, so lcv_rtcp's column is
+    # its validation without decoding (rtcp_bench's "parse only")
+    for i in 1 2 3 4; do
+        col=$([ "$i" = 4 ] && echo 6 || echo 5)
+        ours=$(awk -F'|' -v i="$i" -v c="$col" '$2 ~ "^ "i"\\." { gsub(/ /, "", $c); print $c }' "$build/tests/rtcp_bench.txt")
+        name=$(awk -F'|' -v i="$i" '$2 ~ "^ "i"\\." { sub(/^ /, "", $2); sub(/ $/, "", $2); print $2 }' "$build/tests/gst_rtcp_bench.txt")
+        gst=$(awk -F'|' -v i="$i" '$2 ~ "^ "i"\\." { gsub(/ /, "", $3); print $3 }' "$build/tests/gst_rtcp_bench.txt")
+        ratio=$(awk -v a="$gst" -v b="$ours" 'BEGIN { if (b > 0) printf "%.1fx", a / b }')
+        echo "| $name | $ours | $gst | $ratio |"
+    done
+fi
 rm -rf "$dir"

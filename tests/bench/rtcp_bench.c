@@ -83,18 +83,7 @@ static uint64_t decode(const LCVRTCPContext *ctx)
     return sum;
 }
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#include "nstime.h"
 
 typedef struct Datagram {
     const char *name;

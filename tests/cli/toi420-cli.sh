@@ -33,6 +33,13 @@ expect "range 0"            fail "Invalid value 0 for option 'range': valid valu
 expect "unsupported format" fail "Unsupported input pixel format 'yuv410p'; toi420 converts: yuv420p, yuvj420p" -- \
     -f lavfi -i testsrc2=s=64x48:d=0.2,format=yuv410p -vf toi420 -f null -
 expect "rgba converts"      0 '' -- -f lavfi -i testsrc2=s=64x48:d=0.2,format=rgba -vf toi420 -f null -
-expect "stats at verbose"   0 '5 frames converted, 0 passed through; [0-9]+ pool buffers created in 1 pool' -- \
+expect "stats at verbose"   0 '5 frames converted \(luma referenced in 0\), 0 passed through; [0-9]+ pool buffers created in 1 pool' -- \
     -v verbose -f lavfi -i testsrc2=s=64x48:d=0.2:r=25,format=rgba -vf toi420 -f null -
+expect "nv12 luma referenced" 0 '5 frames converted \(luma referenced in 5\)' -- \
+    -v verbose -f lavfi -i testsrc2=s=64x48:d=0.2:r=25,format=nv12 -vf toi420 -f null -
+expect "copy_luma=1 copies" 0 '5 frames converted \(luma referenced in 0\)' -- \
+    -v verbose -f lavfi -i testsrc2=s=64x48:d=0.2:r=25,format=nv12 -vf toi420=copy_luma=1 -f null -
+expect "bad copy_luma value" fail 'Unable to parse option value "maybe" as boolean' -- "${src[@]}" -vf toi420=copy_luma=maybe -f null -
+expect "bad copy_luma name" fail "Error applying option 'copy_luma' to filter 'toi420': Invalid argument" -- \
+    "${src[@]}" -vf toi420=copy_luma=maybe -f null -
 [ $fails = 0 ]
