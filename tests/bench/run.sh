@@ -12,7 +12,7 @@ echo
 echo
 "$build/tests/toi420_bench" 11 cold
 echo
-"$build/tests/toi420_bench" 101 threads
+"$build/tests/toi420_bench" 1000 threads
 echo
 echo "## Heap allocations per frame (preload shim, filtergraph thread, 3000 and 6000 frames, 320x240)"
 echo

@@ -8,6 +8,7 @@
  * plane, with copy_luma it is copied as libyuv and libswscale do.
  *
  *   toi420_bench [iterations] [cold]
+ *   toi420_bench MILLISECONDS threads
  *
  * "cold" cycles through enough input frames to exceed the last-level cache.
  */
@@ -238,11 +239,19 @@ static int bench_one(const Bench *b, int w, int h, int runs, int cold)
 }
 
 /* slice threading: median us per 1080p frame with 1 and 2 filter threads */
-static int bench_threads(enum AVPixelFormat fmt, int runs)
+/* slice threading: median us per 1080p frame with 1 and 2 filter threads,
+ * over every frame of ms milliseconds per configuration (frames of a few
+ * milliseconds showed the state of the shared machine more than the code) */
+#define THREAD_FRAMES_MAX 400000
+static int bench_threads(enum AVPixelFormat fmt, int ms)
 {
-    double t[2][MAX_RUNS];
+    double *t[2] = { av_malloc_array(THREAD_FRAMES_MAX, sizeof(double)),
+                     av_malloc_array(THREAD_FRAMES_MAX, sizeof(double)) };
+    int n[2] = { 0 };
     AVFrame *in = av_frame_alloc(), *out = av_frame_alloc();
 
+    if (!t[0] || !t[1] || !in || !out)
+        return AVERROR(ENOMEM);
     in->format = fmt;
     in->width  = 1920;
     in->height = 1080;
@@ -264,20 +273,23 @@ static int bench_threads(enum AVPixelFormat fmt, int runs)
                 return AVERROR_BUG;
             av_frame_unref(out);
         }
-        for (int r = 0; r < runs; r++) {
-            double t0 = now_us();
+        for (double start = now_us(), t0 = start; t0 - start < ms * 1000.0 &&
+             n[k] < THREAD_FRAMES_MAX; t0 = now_us()) {
             if (av_buffersrc_add_frame_flags(src, in, AV_BUFFERSRC_FLAG_KEEP_REF) < 0 ||
                 av_buffersink_get_frame(sink, out) < 0)
                 return AVERROR_BUG;
             av_frame_unref(out);
-            t[k][r] = now_us() - t0;
+            t[k][n[k]++] = now_us() - t0;
         }
         avfilter_graph_free(&g);
     }
     {
-        double a = median(t[0], runs), b = median(t[1], runs);
-        printf("| %-8s | %8.1f | %8.1f | %5.2fx |\n", av_get_pix_fmt_name(fmt), a, b, a / b);
+        double a = median(t[0], n[0]), b = median(t[1], n[1]);
+        printf("| %-8s | %8.1f | %8.1f | %5.2fx | %d, %d |\n", av_get_pix_fmt_name(fmt), a, b,
+               a / b, n[0], n[1]);
     }
+    av_freep(&t[0]);
+    av_freep(&t[1]);
     av_frame_free(&in);
     av_frame_free(&out);
     return 0;
@@ -292,9 +304,11 @@ int main(int argc, char **argv)
     if (argc > 2 && !strcmp(argv[2], "threads")) {
         static const enum AVPixelFormat fmts[] = { AV_PIX_FMT_RGBA, AV_PIX_FMT_RGB24,
             AV_PIX_FMT_YUV444P, AV_PIX_FMT_YUYV422, AV_PIX_FMT_NV12 };
-        runs = FFMAX(1, FFMIN(runs, MAX_RUNS));
-        printf("toi420 slice threading, 1920x1080, median of %d runs, us per frame\n\n", runs);
-        printf("| input    | 1 thread | 2 threads | speed-up |\n|---|--:|--:|--:|\n");
+        /* in this mode the number is milliseconds per configuration */
+        runs = FFMAX(1, runs);
+        printf("toi420 slice threading, 1920x1080, median of every frame of %d ms per "
+               "configuration (after 200 ms untimed), us per frame\n\n", runs);
+        printf("| input    | 1 thread | 2 threads | speed-up | frames |\n|---|--:|--:|--:|--:|\n");
         for (int i = 0; i < FF_ARRAY_ELEMS(fmts); i++)
             if (bench_threads(fmts[i], runs) < 0)
                 return 1;
