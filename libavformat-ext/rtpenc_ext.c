@@ -23,6 +23,7 @@
 
 #include "libavutil/intreadwrite.h"
 #include "libavutil/mathematics.h"
+#include "libavutil/time.h"
 
 #include "libavutil/avstring.h"
 
@@ -178,6 +179,16 @@ void ff_rtpenc_ext_send_sr(AVFormatContext *s1, int64_t ntp_time, int bye)
     uint64_t ntp;
     int ret;
 
+    if (bye && s->ext.last_send) {
+        /* receivers may read RTCP before the RTP already queued on their
+         * socket (FFmpeg's rtp protocol does) and stop at the BYE: give
+         * them time to read the last access unit; NACKs are still
+         * answered meanwhile */
+        int64_t wait = s->ext.last_send + s->ext.bye_delay - av_gettime_relative();
+        if (wait > 0)
+            av_usleep(wait);
+        ntp_time = ff_ntp_time();
+    }
     s->last_rtcp_ntp_time = ntp_time;
     if (s->ext.fb) {
         /* the feedback thread sends the SRs on its own schedule, all but
@@ -227,6 +238,8 @@ int ff_rtpenc_ext_packet_done(AVFormatContext *s1, int ret)
         return ret;
     err = ff_rtp_sender_flush(e->sender);
     e->access_units += err > 0;
+    if (err > 0)
+        e->last_send = av_gettime_relative();
     if (err < 0 && !e->send_error)
         e->send_error = err;
     if (e->send_error < 0) {

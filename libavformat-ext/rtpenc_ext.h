@@ -44,6 +44,8 @@ typedef struct FFRTPEncExt {
     int64_t sr_interval, stats_interval, kf_min_interval;
     char *stats_file;
     int bye;
+    int64_t bye_delay;          ///< µs the BYE waits after the last media send
+    int64_t last_send;          ///< av_gettime_relative() of the last media send
     FFRTPFeedback *fb;
 } FFRTPEncExt;
 
@@ -91,7 +93,10 @@ typedef struct FFRTPEncExt {
       offsetof(ctx, field.kf_min_interval), AV_OPT_TYPE_DURATION, { .i64 = 300000 }, 0, \
       3600000000LL, AV_OPT_FLAG_ENCODING_PARAM },                                       \
     { "bye", "send an RTCP BYE when the stream ends",                                  \
-      offsetof(ctx, field.bye), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, AV_OPT_FLAG_ENCODING_PARAM }
+      offsetof(ctx, field.bye), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, AV_OPT_FLAG_ENCODING_PARAM }, \
+    { "bye_delay", "how long after the last media packet the BYE goes out at the earliest", \
+      offsetof(ctx, field.bye_delay), AV_OPT_TYPE_DURATION, { .i64 = 50000 }, 0, 1000000, \
+      AV_OPT_FLAG_ENCODING_PARAM }
 
 /**
  * Check the packet size against the network and the codec, warn about
