@@ -55,6 +55,14 @@ if "$top/tests/noasm-build.sh" "$top" "$(nproc)" > "$log/noasm-build.log" 2>&1; 
 else
     bad noasm-build "$log/noasm-build.log"
 fi
+# the kernels are x86-64 only: vf_toi420.asm must still assemble for
+# 32-bit x86 (it did not before its ARCH_X86_64 guard: 397 errors)
+x32=$(mktemp -d)
+sed -e 's/ARCH_X86_32 0/ARCH_X86_32 1/' -e 's/ARCH_X86_64 1/ARCH_X86_64 0/' "$ffb/config.asm" > "$x32/config.asm"
+run asm-x86-32 sh -c 'grep -q "ARCH_X86_64 0" "$1/config.asm" &&
+    nasm -f elf32 -I"$1/" -I"$2/src/" -P"$1/config.asm" -o "$1/vf_toi420.o" "$3"' \
+    sh "$x32" "$ffb" "$top/libavfilter-ext/x86/vf_toi420.asm"
+rm -rf "$x32"
 
 echo "== FFmpeg's own sample-free FATE suite on the patched tree (patches/0001 changes libavutil)"
 # fate-source lists files with git ls-files; the tree is unpacked from a

@@ -20,6 +20,11 @@
 
 %include "libavutil/x86/x86util.asm"
 
+; the RGB kernels take 8 general-purpose and 16 vector registers, the
+; AVX-512 ones zmm16-31: the kernels are x86-64 only, as is their dispatch
+; in vf_toi420_init.c (32-bit x86 builds use the C kernels)
+%if ARCH_X86_64
+
 SECTION_RODATA 64
 
 ; AVX-512 RGB kernels. After packssdw of the luma dwords of pixels 0-15 (A)
@@ -739,3 +744,5 @@ INIT_ZMM avx512icl
 PACKED_YUV_512 yuyv, perm_nv_e, perm_nv_o
 PACKED_YUV_512 uyvy, perm_nv_o, perm_nv_e
 %endif
+
+%endif ; ARCH_X86_64

@@ -27,6 +27,8 @@
  * - AVX-512 kernels: packed RGB, YUYV/UYVY and NV12/NV21 chroma with the
  *   Ice Lake set (AV_CPU_FLAG_AVX512ICL: VBMI, VNNI), 4:4:4 and 4:2:2 chroma with
  *   AV_CPU_FLAG_AVX512; the AVX2 ones doing the last pixels of a row.
+ * The NASM kernels are x86-64 only (8 general-purpose or 16 vector
+ * registers, zmm16-31); 32-bit x86 builds use C.
  */
 
 #include "config.h"
@@ -51,7 +53,7 @@
 #pragma GCC pop_options
 #endif
 
-#if HAVE_X86ASM
+#if HAVE_X86ASM && ARCH_X86_64
 #define RGB_PROTO(bits, isa)                                                    \
 void ff_toi420_rgb##bits##_##isa(uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v, \
                                  const uint8_t *src0, const uint8_t *src1,      \
@@ -244,7 +246,7 @@ av_cold void ff_toi420dsp_init_x86(ToI420DSPContext *dsp)
     if (X86_AVX2(cpu_flags))
         toi420dsp_init_x86_c(dsp);
 #endif
-#if HAVE_X86ASM
+#if HAVE_X86ASM && ARCH_X86_64
     if (EXTERNAL_SSE2(cpu_flags))
         dsp->chroma_v2 = chroma_v2_sse2;
     if (EXTERNAL_SSSE3(cpu_flags)) {
