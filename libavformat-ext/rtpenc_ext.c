@@ -291,8 +291,18 @@ static const FFRTPEncExt *sdp_ext(const AVFormatContext *fmt)
     static const FFRTPEncExt rtsp_defaults = { .feedback = 1, .nack = 1, .rtx_pt = -1 };
     const RTPMuxContext *s;
 
-    if (fmt && fmt->oformat && !strcmp(fmt->oformat->name, "rtsp"))
+    if (fmt && fmt->oformat && !strcmp(fmt->oformat->name, "rtsp")) {
+#if CONFIG_RTSP_MUXER
+        /* over TCP (rtsp_transport tcp, rtsps://, HTTP tunnels) the rtp
+         * muxers write into the RTSP connection and read no RTCP: the SDP
+         * stays stock. 0 is every transport, UDP first. */
+        const RTSPState *rt = fmt->priv_data;
+        if (rt && rt->lower_transport_mask &&
+            !(rt->lower_transport_mask & (1 << RTSP_LOWER_TRANSPORT_UDP)))
+            return NULL;
+#endif
         return &rtsp_defaults;
+    }
     if (!fmt || !fmt->oformat || strcmp(fmt->oformat->name, "rtp") || !fmt->priv_data)
         return NULL;
     s = fmt->priv_data;

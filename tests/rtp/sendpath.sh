@@ -13,7 +13,8 @@
 #   refused   the receiver starts 2 s late and the sender runs with connect=1:
 #             the sender keeps running and the receiver decodes from its
 #             first keyframe on
-#   formats   rtp_mpegts and RTSP output (UDP transport) still decode
+#   formats   rtp_mpegts and RTSP output (UDP and TCP transport) still decode;
+#             the SDP announces feedback over UDP only
 #   faults    with a preload shim (tests/net/sendfail.c) failing GSO sends
 #             with EIO, sendmmsg with ENOSYS, or every Nth send with ENOBUFS
 #             or EAGAIN: the captures stay byte-identical, the fallbacks and
@@ -322,7 +323,26 @@ test_formats() {
     md5list "$work/rtsp.framemd5" > "$work/rtsp.list"
     cmp -s "$work/src.list" "$work/rtsp.list" || die "RTSP: $(wc -l < "$work/rtsp.list") frames, not the source's"
     grep -q 'RTP send (gso)' "$work/rtsp.send.log" || die "RTSP did not use the batched path"
-    note "RTSP (UDP transport): $(wc -l < "$work/rtsp.list") frames md5-identical, sent through the GSO path"
+    grep -q '^m=video 0 RTP/AVPF ' "$work/rtsp.send.log" && grep -q '^a=rtcp-fb:[0-9]* nack[[:space:]]*$' "$work/rtsp.send.log" ||
+        die "RTSP over UDP: the SDP does not announce RTP/AVPF with NACK"
+    note "RTSP (UDP transport): $(wc -l < "$work/rtsp.list") frames md5-identical, sent through the GSO path, RTP/AVPF announced"
+
+    # RTSP over TCP: the rtp muxers write into the RTSP connection and read
+    # no RTCP, so the SDP must not announce feedback (stock's SDP)
+    p1=$("$freeport")
+    timeout 60 "$ffmpeg" -nostdin -v error -rtsp_flags listen -timeout 20 -i "rtsp://127.0.0.1:$p1/live" \
+        -map 0 -fps_mode passthrough -f framemd5 "$work/rtsptcp.framemd5" 2> "$work/rtsptcp.recv.log" &
+    recv_pid=$!
+    hex=$(printf '%04X' "$p1")
+    for _ in $(seq 200); do grep -q ":$hex 00000000:0000 0A" /proc/net/tcp && break; sleep 0.05; done
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -i "$in" -c copy -f rtsp -rtsp_transport tcp \
+        "rtsp://127.0.0.1:$p1/live" > "$work/rtsptcp.send.log" 2>&1 || { tail -n 5 "$work/rtsptcp.send.log"; die "RTSP/TCP sender failed"; }
+    wait "$recv_pid" || { tail -n 5 "$work/rtsptcp.recv.log"; die "RTSP/TCP receiver failed"; }
+    md5list "$work/rtsptcp.framemd5" > "$work/rtsptcp.list"
+    cmp -s "$work/src.list" "$work/rtsptcp.list" || die "RTSP/TCP: $(wc -l < "$work/rtsptcp.list") frames, not the source's"
+    grep -q '^m=video 0 RTP/AVP 96' "$work/rtsptcp.send.log" || die "RTSP over TCP: the SDP's profile is not RTP/AVP"
+    ! grep -q '^a=rtcp-fb' "$work/rtsptcp.send.log" || die "RTSP over TCP: the SDP announces feedback nothing reads"
+    note "RTSP (TCP transport): $(wc -l < "$work/rtsptcp.list") frames md5-identical, RTP/AVP without rtcp-fb"
 }
 
 test_faults() {
