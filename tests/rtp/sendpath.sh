@@ -284,6 +284,25 @@ test_refused() {
     fi
 }
 
+# rtsp_run TRANSPORT: $in sent with -re as RTSP (ANNOUNCE/RECORD) over
+# TRANSPORT to FFmpeg's RTSP listener; its frames must be the source's
+# ($work/src.list). Logs in $work/TRANSPORT.{send,recv}.log.
+rtsp_run() {
+    local t=$1 p hex recv_pid
+    p=$("$freeport")
+    timeout 60 "$ffmpeg" -nostdin -v error -rtsp_flags listen -timeout 20 -buffer_size 8388608 \
+        -i "rtsp://127.0.0.1:$p/live" -map 0 -fps_mode passthrough -f framemd5 "$work/$t.framemd5" \
+        2> "$work/$t.recv.log" &
+    recv_pid=$!
+    hex=$(printf '%04X' "$p")
+    for _ in $(seq 200); do grep -q ":$hex 00000000:0000 0A" /proc/net/tcp && break; sleep 0.05; done
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -i "$in" -c copy -f rtsp -rtsp_transport "$t" \
+        "rtsp://127.0.0.1:$p/live" > "$work/$t.send.log" 2>&1 || { tail -n 5 "$work/$t.send.log"; die "RTSP/$t sender failed"; }
+    wait "$recv_pid" || { tail -n 5 "$work/$t.recv.log"; die "RTSP/$t receiver failed"; }
+    md5list "$work/$t.framemd5" > "$work/$t.list"
+    cmp -s "$work/src.list" "$work/$t.list" || die "RTSP/$t: $(wc -l < "$work/$t.list") frames, not the source's"
+}
+
 test_formats() {
     local in=$inputs/h264.mkv p1 p2
     # rtp_mpegts through the relay to a plain rtp:// reader
@@ -310,39 +329,19 @@ test_formats() {
     [ "$max" -le 1328 ] || die "rtp_mpegts: a $max-byte packet"
     note "rtp_mpegts: $count packets <= 1328 bytes; frames $first..$ns decoded md5-identical"
 
-    # RTSP output (ANNOUNCE/RECORD, UDP transport) to FFmpeg's RTSP listener
-    p1=$("$freeport")
-    timeout 60 "$ffmpeg" -nostdin -v error -rtsp_flags listen -timeout 20 -buffer_size 8388608 -i "rtsp://127.0.0.1:$p1/live" \
-        -map 0 -fps_mode passthrough -f framemd5 "$work/rtsp.framemd5" 2> "$work/rtsp.recv.log" &
-    recv_pid=$!
-    local hex; hex=$(printf '%04X' "$p1")
-    for _ in $(seq 200); do grep -q ":$hex 00000000:0000 0A" /proc/net/tcp && break; sleep 0.05; done
-    timeout 60 "$ffmpeg" -nostdin -v verbose -re -i "$in" -c copy -f rtsp -rtsp_transport udp \
-        "rtsp://127.0.0.1:$p1/live" > "$work/rtsp.send.log" 2>&1 || { tail -n 5 "$work/rtsp.send.log"; die "RTSP sender failed"; }
-    wait "$recv_pid" || { tail -n 5 "$work/rtsp.recv.log"; die "RTSP receiver failed"; }
-    md5list "$work/rtsp.framemd5" > "$work/rtsp.list"
-    cmp -s "$work/src.list" "$work/rtsp.list" || die "RTSP: $(wc -l < "$work/rtsp.list") frames, not the source's"
-    grep -q 'RTP send (gso)' "$work/rtsp.send.log" || die "RTSP did not use the batched path"
-    grep -q '^m=video 0 RTP/AVPF ' "$work/rtsp.send.log" && grep -q '^a=rtcp-fb:[0-9]* nack[[:space:]]*$' "$work/rtsp.send.log" ||
+    # RTSP output (ANNOUNCE/RECORD) to FFmpeg's RTSP listener, over UDP
+    rtsp_run udp
+    grep -q 'RTP send (gso)' "$work/udp.send.log" || die "RTSP did not use the batched path"
+    grep -q '^m=video 0 RTP/AVPF ' "$work/udp.send.log" && grep -q '^a=rtcp-fb:[0-9]* nack[[:space:]]*$' "$work/udp.send.log" ||
         die "RTSP over UDP: the SDP does not announce RTP/AVPF with NACK"
-    note "RTSP (UDP transport): $(wc -l < "$work/rtsp.list") frames md5-identical, sent through the GSO path, RTP/AVPF announced"
+    note "RTSP (UDP transport): $(wc -l < "$work/udp.list") frames md5-identical, sent through the GSO path, RTP/AVPF announced"
 
-    # RTSP over TCP: the rtp muxers write into the RTSP connection and read
-    # no RTCP, so the SDP must not announce feedback (stock's SDP)
-    p1=$("$freeport")
-    timeout 60 "$ffmpeg" -nostdin -v error -rtsp_flags listen -timeout 20 -i "rtsp://127.0.0.1:$p1/live" \
-        -map 0 -fps_mode passthrough -f framemd5 "$work/rtsptcp.framemd5" 2> "$work/rtsptcp.recv.log" &
-    recv_pid=$!
-    hex=$(printf '%04X' "$p1")
-    for _ in $(seq 200); do grep -q ":$hex 00000000:0000 0A" /proc/net/tcp && break; sleep 0.05; done
-    timeout 60 "$ffmpeg" -nostdin -v verbose -re -i "$in" -c copy -f rtsp -rtsp_transport tcp \
-        "rtsp://127.0.0.1:$p1/live" > "$work/rtsptcp.send.log" 2>&1 || { tail -n 5 "$work/rtsptcp.send.log"; die "RTSP/TCP sender failed"; }
-    wait "$recv_pid" || { tail -n 5 "$work/rtsptcp.recv.log"; die "RTSP/TCP receiver failed"; }
-    md5list "$work/rtsptcp.framemd5" > "$work/rtsptcp.list"
-    cmp -s "$work/src.list" "$work/rtsptcp.list" || die "RTSP/TCP: $(wc -l < "$work/rtsptcp.list") frames, not the source's"
-    grep -q '^m=video 0 RTP/AVP 96' "$work/rtsptcp.send.log" || die "RTSP over TCP: the SDP's profile is not RTP/AVP"
-    ! grep -q '^a=rtcp-fb' "$work/rtsptcp.send.log" || die "RTSP over TCP: the SDP announces feedback nothing reads"
-    note "RTSP (TCP transport): $(wc -l < "$work/rtsptcp.list") frames md5-identical, RTP/AVP without rtcp-fb"
+    # over TCP the rtp muxers write into the RTSP connection and read no
+    # RTCP, so the SDP must not announce feedback (stock's SDP)
+    rtsp_run tcp
+    grep -q '^m=video 0 RTP/AVP 96' "$work/tcp.send.log" || die "RTSP over TCP: the SDP's profile is not RTP/AVP"
+    ! grep -q '^a=rtcp-fb' "$work/tcp.send.log" || die "RTSP over TCP: the SDP announces feedback nothing reads"
+    note "RTSP (TCP transport): $(wc -l < "$work/tcp.list") frames md5-identical, RTP/AVP without rtcp-fb"
 }
 
 test_faults() {
