@@ -173,8 +173,7 @@ void ff_rtpenc_ext_send_data(AVFormatContext *s1, const uint8_t *buf, int len, i
 void ff_rtpenc_ext_send_sr(AVFormatContext *s1, int64_t ntp_time, int bye)
 {
     RTPMuxContext *s = s1->priv_data;
-    uint8_t buf[28 + 4 + 4 + 2 + 255 + 1 + 3 + 8];
-    LCVRTCPWriter w;
+    uint8_t buf[FF_RTPFB_SR_MAX_SIZE];
     uint32_t rtp_ts;
     uint64_t ntp;
     int ret;
@@ -201,25 +200,9 @@ void ff_rtpenc_ext_send_sr(AVFormatContext *s1, int64_t ntp_time, int bye)
     }
     rtp_ts = av_rescale_q(ntp_time - s->first_rtcp_ntp_time, (AVRational){ 1, 1000000 },
                           s1->streams[0]->time_base) + s->base_timestamp;
-    ntp = (uint64_t)(ntp_time / 1000000) << 32 |
-          (uint32_t)(((ntp_time % 1000000) << 32) / 1000000);
-
-    lcv_rtcp_writer_init(&w, buf, sizeof(buf));
-    ret = lcv_rtcp_write_sr(&w, s->ssrc, ntp, rtp_ts, s->packet_count,
-                            s->octet_count, NULL, 0);
-    if (ret >= 0 && s->cname) {
-        LCVRTCPSdesItem cname = {
-            .ssrc  = s->ssrc,
-            .type  = LCV_SDES_CNAME,
-            .value = (const uint8_t *)s->cname,
-            .len   = FFMIN(strlen(s->cname), 255),
-        };
-        ret = lcv_rtcp_write_sdes(&w, &cname, 1);
-    }
-    if (ret >= 0 && bye)
-        ret = lcv_rtcp_write_bye(&w, &s->ssrc, 1, NULL);
-    if (ret >= 0)
-        ret = lcv_rtcp_writer_finish(&w, 4);
+    ntp = ff_rtpfb_ntp64(ntp_time);
+    ret = ff_rtpfb_write_sr(buf, sizeof(buf), s->ssrc, ntp, rtp_ts, s->packet_count,
+                            s->octet_count, s->cname, bye);
     if (ret >= 0)
         ret = ff_rtp_sender_send_rtcp(s->ext.sender, buf, ret);
     if (ret >= 0 && s->ext.fb && !bye)

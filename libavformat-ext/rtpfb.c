@@ -131,10 +131,33 @@ struct FFRTPFeedback {
     int64_t malformed_log_time;
 };
 
-static uint64_t ntp64(int64_t ntp_us)
+uint64_t ff_rtpfb_ntp64(int64_t ntp_us)
 {
     return (uint64_t)(ntp_us / 1000000) << 32 |
            (uint32_t)(((ntp_us % 1000000) << 32) / 1000000);
+}
+
+int ff_rtpfb_write_sr(uint8_t *buf, int size, uint32_t ssrc, uint64_t ntp,
+                      uint32_t rtp_ts, uint32_t packets, uint32_t octets,
+                      const char *cname, int bye)
+{
+    LCVRTCPWriter w;
+    int ret;
+
+    lcv_rtcp_writer_init(&w, buf, size);
+    ret = lcv_rtcp_write_sr(&w, ssrc, ntp, rtp_ts, packets, octets, NULL, 0);
+    if (ret >= 0 && cname) {
+        LCVRTCPSdesItem item = {
+            .ssrc  = ssrc,
+            .type  = LCV_SDES_CNAME,
+            .value = (const uint8_t *)cname,
+            .len   = FFMIN(strlen(cname), 255),
+        };
+        ret = lcv_rtcp_write_sdes(&w, &item, 1);
+    }
+    if (ret >= 0 && bye)
+        ret = lcv_rtcp_write_bye(&w, &ssrc, 1, NULL);
+    return ret < 0 ? ret : lcv_rtcp_writer_finish(&w, 4);
 }
 
 /** Send one datagram from the feedback thread; refusals are counted. */
@@ -356,7 +379,7 @@ static void handle_report(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
         if (rb.lsr) {
             for (int j = 0; j < FF_ARRAY_ELEMS(fb->sr_mid); j++) {
                 if (fb->sr_mid[j] == rb.lsr) {
-                    uint32_t a = ntp64(ff_ntp_time()) >> 16;
+                    uint32_t a = ff_rtpfb_ntp64(ff_ntp_time()) >> 16;
                     int32_t rtt = a - rb.lsr - rb.dlsr;
                     if (rtt >= 0) {
                         r->rtt_ms = rtt * 1000.0 / 65536;
@@ -478,28 +501,14 @@ static int64_t rtcp_interval(FFRTPFeedback *fb, int initial)
 
 static void send_sr(FFRTPFeedback *fb, int64_t now)
 {
-    uint8_t buf[28 + 4 + 4 + 2 + 255 + 1 + 3];
-    LCVRTCPWriter w;
+    uint8_t buf[FF_RTPFB_SR_MAX_SIZE];
     int64_t ntp_us = ff_ntp_time();
-    uint64_t ntp = ntp64(ntp_us);
+    uint64_t ntp = ff_rtpfb_ntp64(ntp_us);
     uint32_t rtp_ts = av_rescale(ntp_us - fb->cfg.first_ntp, fb->cfg.clock_rate, 1000000) +
                       fb->cfg.base_timestamp;
-    int ret;
+    int ret = ff_rtpfb_write_sr(buf, sizeof(buf), fb->cfg.ssrc, ntp, rtp_ts,
+                                fb->st.packets, fb->st.octets, fb->cname, 0);
 
-    lcv_rtcp_writer_init(&w, buf, sizeof(buf));
-    ret = lcv_rtcp_write_sr(&w, fb->cfg.ssrc, ntp, rtp_ts, fb->st.packets, fb->st.octets,
-                            NULL, 0);
-    if (ret >= 0 && fb->cname) {
-        LCVRTCPSdesItem cname = {
-            .ssrc  = fb->cfg.ssrc,
-            .type  = LCV_SDES_CNAME,
-            .value = (const uint8_t *)fb->cname,
-            .len   = FFMIN(strlen(fb->cname), 255),
-        };
-        ret = lcv_rtcp_write_sdes(&w, &cname, 1);
-    }
-    if (ret >= 0)
-        ret = lcv_rtcp_writer_finish(&w, 4);
     if (ret >= 0 && send_dgram(fb, 1, buf, ret) >= 0) {
         fb->sr_mid[fb->sr_idx++ % FF_ARRAY_ELEMS(fb->sr_mid)] = ntp >> 16;
         fb->st.sr_sent++;
@@ -513,7 +522,7 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
     char line[4096];
     int n;
 
-    av_log(fb->logctx, final ? AV_LOG_VERBOSE : AV_LOG_VERBOSE,
+    av_log(fb->logctx, AV_LOG_VERBOSE,
            "RTCP%s: %"PRIu64" packets sent, %"PRIu64" SRs; %"PRIu64" RTCP in (%"PRIu64" malformed); "
            "NACKs %"PRIu64" for %"PRIu64" packets: %"PRIu64" resent, %"PRIu64" not in history, "
            "%"PRIu64" over budget; PLI %"PRIu64", FIR %"PRIu64", keyframe requests %"PRIu64"\n",

@@ -47,6 +47,22 @@ typedef struct FFRTPFeedbackConfig {
 
 typedef struct FFRTPFeedback FFRTPFeedback;
 
+/** 64-bit NTP timestamp of a time in microseconds since the NTP epoch */
+uint64_t ff_rtpfb_ntp64(int64_t ntp_us);
+
+/** Largest compound ff_rtpfb_write_sr() writes */
+#define FF_RTPFB_SR_MAX_SIZE (28 + 4 + 4 + 2 + 255 + 1 + 3 + 8)
+
+/**
+ * Write the sender's RTCP compound: an SR without report blocks, an SDES
+ * with the CNAME (if any, at most 255 bytes of it) and, with bye, a BYE;
+ * padded to 4 bytes. The muxer and the feedback thread send the same one.
+ * @return its size, or a negative AVERROR if size is too small
+ */
+int ff_rtpfb_write_sr(uint8_t *buf, int size, uint32_t ssrc, uint64_t ntp,
+                      uint32_t rtp_ts, uint32_t packets, uint32_t octets,
+                      const char *cname, int bye);
+
 /**
  * Start reading the sender's RTCP socket in a thread, keeping a history of
  * the packets it sends (references to its pooled buffers) for NACKs.
