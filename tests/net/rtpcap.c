@@ -47,10 +47,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/sockios.h>
 
 #define MAX_PORTS 4
 #define MAX_DGRAM 65536
@@ -84,13 +86,16 @@ static int64_t now_ms(void)
 
 static void put16(uint8_t *p, unsigned v) { p[0] = v >> 8; p[1] = v; }
 
-static void write_record(FILE *f, int src_port, int dst_port, const uint8_t *data, int len)
+/* The record's time is the kernel's arrival time of the datagram just read
+ * from fd (SIOCGSTAMP), not when this program got to it. */
+static void write_record(FILE *f, int fd, int src_port, int dst_port, const uint8_t *data, int len)
 {
     uint8_t hdr[28] = { 0x45 };
     struct timeval tv;
     uint32_t rec[4];
 
-    gettimeofday(&tv, NULL);
+    if (ioctl(fd, SIOCGSTAMP, &tv) < 0)
+        gettimeofday(&tv, NULL);
     rec[0] = tv.tv_sec;
     rec[1] = tv.tv_usec;
     rec[2] = rec[3] = len + 28;
@@ -190,7 +195,7 @@ static int capture(int argc, char **argv)
                          (struct sockaddr *)&from, &fl);
             if (n < 0)
                 continue;
-            write_record(f, ntohs(from.sin_port), ports[i].port, buf, n);
+            write_record(f, pfd[i].fd, ntohs(from.sin_port), ports[i].port, buf, n);
             if (ports[i].fwd && !ports[i].delay) {
                 forward(&ports[i], buf, n);
             } else if (ports[i].fwd) {
@@ -404,7 +409,7 @@ static int relay(int argc, char **argv)
                 int from_receiver;
                 fl = sizeof(from);
                 last = now_ms();
-                write_record(f, ntohs(from.sin_port), in_port + i, buf, n);
+                write_record(f, pfd[i].fd, ntohs(from.sin_port), in_port + i, buf, n);
                 from_receiver = i == 1 ? ntohs(from.sin_port) != sender_port
                                        : ntohs(from.sin_port) == out_port ||
                                          ntohs(from.sin_port) == out_port + 1;

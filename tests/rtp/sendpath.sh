@@ -4,7 +4,8 @@
 # TEST is one of:
 #   wire      captures byte-identical across send_mode values and against
 #             stock FFmpeg (timestamps shifted to the same base); RTCP
-#             SR/SDES/BYE decoded by tshark
+#             SR/SDES/BYE decoded by tshark; the BYE bye_delay (50 ms, 0.2 s)
+#             after the last RTP packet
 #   decode    H.264, HEVC and PCM through the capture relay to FFmpeg's RTP
 #             demuxer (SDP): every packet <= pkt_size, decoded md5 per frame
 #             (video) or of the whole stream (audio) equal to the source
@@ -172,7 +173,9 @@ test_wire() {
             "$rtpcap" dump "$work/$m.pcap" "$p" \
                 "0x$(head -n 1 "$work/$ref.dump" | cut -d' ' -f2 | cut -c9-16)" > "$work/$m.dump"
         else
+            # single: bye_delay 0.2 s; the others the default, 50 ms
             "$ffmpeg" -nostdin -v error -i "$in" -c copy -f rtp "${common[@]}" \
+                $( [ "$m" != single ] || echo -bye_delay 0.2 ) \
                 -base_timestamp 5000 -send_mode "$m" "rtp://127.0.0.1:$p?pkt_size=1200" \
                 > /dev/null 2> "$work/$m.send.log" || die "sender ($m) failed"
             wait "$cap_pid"
@@ -198,7 +201,16 @@ test_wire() {
             diff <(cut -c1-80 "$work/$ref.dump") <(cut -c1-80 "$work/$m.dump") | head -n 6
             die "$m: RTP datagrams differ from $ref"
         fi
-        note "$m: $out RTP datagrams$( [ "$m" = "$ref" ] || echo ", byte-identical to $ref"); RTCP: $(tr '\n' ' ' < "$work/$m.rtcp")(SR, SDES, BYE)"
+        # the BYE no sooner than bye_delay after the last RTP packet (kernel
+        # arrival times); stock sends it at once
+        local gap want
+        gap=$(tshark -r "$work/$m.pcap" -d "udp.port==$((p + 1)),rtcp" -T fields \
+                  -e frame.time_epoch -e udp.dstport -e rtcp.pt 2>/dev/null |
+              awk -v rtp="$p" -v rtcp="$((p + 1))" '$2 == rtp { last = $1 } $2 == rtcp && $3 ~ /203/ { bye = $1 }
+                  END { printf "%.1f", (bye - last) * 1000 }')
+        case $m in single) want=200 ;; stock) want=0 ;; *) want=50 ;; esac
+        awk -v g="$gap" -v w="$want" 'BEGIN { exit !(g >= w) }' || die "$m: BYE $gap ms after the last RTP packet, bye_delay $want ms"
+        note "$m: $out RTP datagrams$( [ "$m" = "$ref" ] || echo ", byte-identical to $ref"); RTCP: $(tr '\n' ' ' < "$work/$m.rtcp")(SR, SDES, BYE); BYE $gap ms after the last RTP packet"
     done
 }
 
