@@ -26,6 +26,8 @@
 #include "libavutil/time.h"
 
 #include "libavutil/avstring.h"
+#include "libavutil/dict.h"
+#include "libavutil/opt.h"
 
 #include "config_components.h"
 #include "avio_internal.h"
@@ -267,53 +269,151 @@ int ff_rtpenc_ext_want_bye(AVFormatContext *s1)
     return (s->flags & FF_RTP_FLAG_SEND_BYE) || (s->ext.bye && s->ext.sender);
 }
 
-static const FFRTPEncExt *sdp_ext(const AVFormatContext *fmt)
+typedef struct ExtOptions {
+    const AVClass *class;
+    FFRTPEncExt ext;
+} ExtOptions;
+
+static const AVOption ext_options[] = {
+    FF_RTPENC_EXT_OPTS(ExtOptions, ext),
+    { NULL },
+};
+
+static const AVClass ext_options_class = {
+    .class_name = "rtp_options",
+    .item_name  = av_default_item_name,
+    .option     = ext_options,
+    .version    = LIBAVUTIL_VERSION_INT,
+};
+
+/** A copy of the rtp_options of s in *d; 1 if it has any. */
+static int get_rtp_options(const AVFormatContext *s, AVDictionary **d)
 {
-    /* RTSP output announces before it creates its rtp muxers, which then
-     * run with the default options: feedback and NACK on, no RTX */
-    static const FFRTPEncExt rtsp_defaults = { .feedback = 1, .nack = 1, .rtx_pt = -1 };
+    *d = NULL;
+    /* only muxers with an rtp_options option (RTSP) have any */
+    if (!s->oformat || !s->oformat->priv_class || !s->priv_data ||
+        av_opt_get_dict_val(s->priv_data, "rtp_options", 0, d) < 0)
+        return 0;
+    return !!*d;
+}
+
+int ff_rtpenc_ext_check_options(AVFormatContext *s)
+{
+    const AVOutputFormat *rtp = av_guess_format("rtp", NULL, NULL);
+    const AVClass *rtp_class = rtp ? rtp->priv_class : NULL;
+    const AVDictionaryEntry *t = NULL;
+    ExtOptions o = { &ext_options_class };
+    AVDictionary *src, *d = NULL;
+    int ret = 0;
+
+    av_opt_set_defaults(&o);
+    if (!get_rtp_options(s, &src) || !rtp_class)
+        goto end;
+    while ((t = av_dict_iterate(src, t))) {
+        const AVOption *opt = av_opt_find(&rtp_class, t->key, NULL, 0, AV_OPT_SEARCH_FAKE_OBJ);
+        if (!opt || opt->type == AV_OPT_TYPE_CONST) {
+            av_log(s, AV_LOG_ERROR, "rtp_options: '%s' is not an option of the rtp muxer "
+                   "(ffmpeg -h muxer=rtp lists them)\n", t->key);
+            ret = AVERROR_OPTION_NOT_FOUND;
+            goto end;
+        }
+        /* one value for every stream, where each needs its own */
+        if (s->nb_streams > 1 && (!strcmp(t->key, "ssrc") || !strcmp(t->key, "rtx_ssrc") ||
+                                  !strcmp(t->key, "stats_file"))) {
+            av_log(s, AV_LOG_ERROR, "rtp_options: %s '%s' would be shared by the %u streams "
+                   "of this output; it is valid with one stream only\n",
+                   t->key, t->value, s->nb_streams);
+            ret = AVERROR(EINVAL);
+            goto end;
+        }
+    }
+    /* the values of the sender options (the others are checked when the
+     * rtp muxers are created) */
+    if ((ret = av_dict_copy(&d, src, 0)) >= 0)
+        ret = av_opt_set_dict(&o, &d);
+end:
+    av_opt_free(&o);
+    av_dict_free(&d);
+    av_dict_free(&src);
+    return ret;
+}
+
+int ff_rtpenc_ext_chain_options(AVFormatContext *s, AVDictionary **opts)
+{
+    AVDictionary *src;
+    int ret = 0;
+
+    if (get_rtp_options(s, &src))
+        ret = av_dict_copy(opts, src, 0);
+    av_dict_free(&src);
+    return ret;
+}
+
+/**
+ * What the SDP of fmt advertises: 1 and *e filled in (feedback, nack,
+ * rtx_pt) if it announces RTP/AVPF, 0 for stock's SDP.
+ */
+static int sdp_ext(const AVFormatContext *fmt, FFRTPEncExt *e)
+{
     const RTPMuxContext *s;
 
     if (fmt && fmt->oformat && !strcmp(fmt->oformat->name, "rtsp")) {
 #if CONFIG_RTSP_MUXER
-        /* over TCP (rtsp_transport tcp, rtsps://, HTTP tunnels) the rtp
-         * muxers write into the RTSP connection and read no RTCP: the SDP
+        /* RTSP output announces before it creates its rtp muxers: read
+         * their options from rtp_options (checked before the ANNOUNCE by
+         * ff_rtpenc_ext_check_options()). Over TCP (rtsp_transport tcp, rtsps://, HTTP tunnels)
+         * they write into the RTSP connection and read no RTCP: the SDP
          * stays stock. 0 is every transport, UDP first. */
         const RTSPState *rt = fmt->priv_data;
-        if (rt && rt->lower_transport_mask &&
-            !(rt->lower_transport_mask & (1 << RTSP_LOWER_TRANSPORT_UDP)))
-            return NULL;
+        ExtOptions o = { &ext_options_class };
+        AVDictionary *d = NULL;
+
+        if (!rt || (rt->lower_transport_mask &&
+                    !(rt->lower_transport_mask & (1 << RTSP_LOWER_TRANSPORT_UDP))))
+            return 0;
+        av_opt_set_defaults(&o);
+        if (av_dict_copy(&d, rt->rtp_opts, 0) >= 0)
+            av_opt_set_dict(&o, &d);
+        av_dict_free(&d);
+        e->feedback = o.ext.feedback;
+        e->nack     = o.ext.nack;
+        e->rtx_pt   = o.ext.rtx_pt;
+        av_opt_free(&o);
+        return e->feedback;
+#else
+        return 0;
 #endif
-        return &rtsp_defaults;
     }
     if (!fmt || !fmt->oformat || strcmp(fmt->oformat->name, "rtp") || !fmt->priv_data)
-        return NULL;
+        return 0;
     s = fmt->priv_data;
     /* once its header is written, a muxer advertises feedback only if it
      * runs it: not when it writes to a file or into another muxer's buffer
      * (the RTP hint track of -movflags +rtphint, whose SDP stays stock) */
     if (!s->ext.feedback || (s->buf && !s->ext.fb))
-        return NULL;
-    return &s->ext;
+        return 0;
+    *e = s->ext;
+    return 1;
 }
 
 const char *ff_rtpenc_ext_sdp_profile(const AVFormatContext *fmt)
 {
-    return sdp_ext(fmt) ? "RTP/AVPF" : "RTP/AVP";
+    FFRTPEncExt e;
+    return sdp_ext(fmt, &e) ? "RTP/AVPF" : "RTP/AVP";
 }
 
 int ff_rtpenc_ext_sdp_rtx_pt(const AVFormatContext *fmt)
 {
-    const FFRTPEncExt *e = sdp_ext(fmt);
-    return e && e->nack ? e->rtx_pt : -1;
+    FFRTPEncExt e;
+    return sdp_ext(fmt, &e) && e.nack ? e.rtx_pt : -1;
 }
 
 void ff_rtpenc_ext_sdp_attributes(char *buff, int size, const AVStream *st,
                                   int payload_type, const AVFormatContext *fmt)
 {
-    const FFRTPEncExt *e = sdp_ext(fmt);
+    FFRTPEncExt ext, *e = &ext;
 
-    if (!e)
+    if (!sdp_ext(fmt, e))
         return;
     if (e->nack)
         av_strlcatf(buff, size, "a=rtcp-fb:%d nack\r\n", payload_type);

@@ -122,6 +122,17 @@ void ff_rtpenc_ext_close(AVFormatContext *s1);
 int ff_rtpenc_ext_want_bye(AVFormatContext *s1);
 
 /**
+ * Check the rtp_options of s (RTSP output), before its SDP is made: every
+ * key an rtp muxer option, valid sender option values, and no ssrc,
+ * rtx_ssrc or stats_file when s has more than one stream.
+ * @return 0, AVERROR_OPTION_NOT_FOUND, AVERROR(EINVAL) or AVERROR(ENOMEM)
+ */
+int ff_rtpenc_ext_check_options(AVFormatContext *s);
+
+/** Add the rtp_options of s (RTSP output) to opts, for one of its rtp muxers. */
+int ff_rtpenc_ext_chain_options(AVFormatContext *s, AVDictionary **opts);
+
+/**
  * SDP for an rtp muxer context (fmt may be anything, or NULL): the profile
  * of the m= line, and the feedback and RTX attributes after the others.
  */

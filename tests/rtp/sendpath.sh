@@ -296,11 +296,12 @@ test_refused() {
     fi
 }
 
-# rtsp_run TRANSPORT: $in sent with -re as RTSP (ANNOUNCE/RECORD) over
-# TRANSPORT to FFmpeg's RTSP listener; its frames must be the source's
-# ($work/src.list). Logs in $work/TRANSPORT.{send,recv}.log.
+# rtsp_run TRANSPORT NAME [SENDER OPTIONS...]: $in sent with -re as RTSP
+# (ANNOUNCE/RECORD) over TRANSPORT to FFmpeg's RTSP listener; its frames
+# must be the source's ($work/src.list). Logs in $work/NAME.{send,recv}.log.
 rtsp_run() {
-    local t=$1 p hex recv_pid
+    local tr=$1 t=$2 p hex recv_pid
+    shift 2
     p=$("$freeport")
     timeout 60 "$ffmpeg" -nostdin -v error -rtsp_flags listen -timeout 20 -buffer_size 8388608 \
         -i "rtsp://127.0.0.1:$p/live" -map 0 -fps_mode passthrough -f framemd5 "$work/$t.framemd5" \
@@ -308,7 +309,7 @@ rtsp_run() {
     recv_pid=$!
     hex=$(printf '%04X' "$p")
     for _ in $(seq 200); do grep -q ":$hex 00000000:0000 0A" /proc/net/tcp && break; sleep 0.05; done
-    timeout 60 "$ffmpeg" -nostdin -v verbose -re -i "$in" -c copy -f rtsp -rtsp_transport "$t" \
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -i "$in" -c copy -f rtsp -rtsp_transport "$tr" "$@" \
         "rtsp://127.0.0.1:$p/live" > "$work/$t.send.log" 2>&1 || { tail -n 5 "$work/$t.send.log"; die "RTSP/$t sender failed"; }
     wait "$recv_pid" || { tail -n 5 "$work/$t.recv.log"; die "RTSP/$t receiver failed"; }
     md5list "$work/$t.framemd5" > "$work/$t.list"
@@ -342,7 +343,7 @@ test_formats() {
     note "rtp_mpegts: $count packets <= 1328 bytes; frames $first..$ns decoded md5-identical"
 
     # RTSP output (ANNOUNCE/RECORD) to FFmpeg's RTSP listener, over UDP
-    rtsp_run udp
+    rtsp_run udp udp
     grep -q 'RTP send (gso)' "$work/udp.send.log" || die "RTSP did not use the batched path"
     grep -q '^m=video 0 RTP/AVPF ' "$work/udp.send.log" && grep -q '^a=rtcp-fb:[0-9]* nack[[:space:]]*$' "$work/udp.send.log" ||
         die "RTSP over UDP: the SDP does not announce RTP/AVPF with NACK"
@@ -350,10 +351,35 @@ test_formats() {
 
     # over TCP the rtp muxers write into the RTSP connection and read no
     # RTCP, so the SDP must not announce feedback (stock's SDP)
-    rtsp_run tcp
+    rtsp_run tcp tcp
     grep -q '^m=video 0 RTP/AVP 96' "$work/tcp.send.log" || die "RTSP over TCP: the SDP's profile is not RTP/AVP"
     ! grep -q '^a=rtcp-fb' "$work/tcp.send.log" || die "RTSP over TCP: the SDP announces feedback nothing reads"
     note "RTSP (TCP transport): $(wc -l < "$work/tcp.list") frames md5-identical, RTP/AVP without rtcp-fb"
+
+    # rtp_options: the rtp muxers of an RTSP output take the sender options
+    rtsp_run udp rtx -rtp_options rtx_pt=97:send_mode=mmsg:bye_delay=0.2
+    grep -q '^m=video 0 RTP/AVPF 96 97' "$work/rtx.send.log" && grep -q '^a=rtpmap:97 rtx/90000' "$work/rtx.send.log" ||
+        die "RTSP rtp_options rtx_pt=97: no RTX in the SDP"
+    grep -q 'RTP send (mmsg)' "$work/rtx.send.log" || die "RTSP rtp_options send_mode=mmsg: not sent with sendmmsg"
+    rtsp_run udp nofb -rtp_options feedback=0
+    grep -q '^m=video 0 RTP/AVP 96' "$work/nofb.send.log" && ! grep -q '^a=rtcp-fb' "$work/nofb.send.log" ||
+        die "RTSP rtp_options feedback=0: the SDP still announces feedback"
+    ! grep -q 'RTCP (final)' "$work/nofb.send.log" || die "RTSP rtp_options feedback=0: the feedback thread ran"
+    note "RTSP rtp_options: rtx_pt=97 announced and sent with sendmmsg, feedback=0 announces RTP/AVP; frames md5-identical"
+    # refused before anything is sent (nobody listens on port 9)
+    local o want out
+    for o in "bogus=1|'bogus' is not an option of the rtp muxer" \
+             "rtx_pt=200|Value 200.000000 for parameter 'rtx_pt' out of range \[-1 - 127\]" \
+             "bye_delay=2|for parameter 'bye_delay' out of range" \
+             "stats_file=$work/s.json|stats_file '$work/s.json' would be shared by the 2 streams"; do
+        want=${o#*|}; o=${o%%|*}
+        if out=$(timeout 30 "$ffmpeg" -nostdin -v error -i "$in" -i "$inputs/pcm.mkv" -map 0 -map 1 -c copy \
+                 -f rtsp -rtp_options "$o" rtsp://127.0.0.1:9/live 2>&1); then
+            die "RTSP rtp_options $o accepted"
+        fi
+        echo "$out" | grep -q -- "$want" || die "RTSP rtp_options $o: no '$want' in: $out"
+        note "rtp_options $o refused: $(echo "$out" | grep -m1 -- "$want" | sed 's/^\[[^]]*\] //')"
+    done
 }
 
 test_faults() {
