@@ -58,5 +58,33 @@ rtp_feedback() {
     wait "$s"
 }
 run rtp-feedback rtp_feedback
+# RTSP output with rtp_options (UDP, RTX, feedback) and over TCP, to the
+# main build's RTSP listener; then refusals of bad rtp_options before the
+# ANNOUNCE, which must exit with the error and no sanitizer report (86/87)
+rtsp_options() {
+    local p r tr o out
+    for tr in udp tcp; do
+        p=$("$top/build/tests/freeport")
+        timeout 60 "$top/build/ffmpeg/ffmpeg" -nostdin -v error -rtsp_flags listen -timeout 20 \
+            -i "rtsp://127.0.0.1:$p/live" -f null - &
+        r=$!
+        for _ in $(seq 200); do grep -q ":$(printf '%04X' "$p") 00000000:0000 0A" /proc/net/tcp && break; sleep 0.05; done
+        "$b/ffmpeg/ffmpeg" -nostdin -v error -re -f lavfi -i testsrc2=s=160x120:r=25:d=1 -c:v libx264 \
+            -preset ultrafast -f rtsp -rtsp_transport "$tr" -rtp_options rtx_pt=97:bye_delay=0.1:send_mode=mmsg \
+            "rtsp://127.0.0.1:$p/live" || return 1
+        wait "$r" || return 1
+    done
+    for o in "bogus=1|'bogus' is not an option" "rtx_pt=200|'rtx_pt' out of range" \
+             "stats_file=s.json|shared by the 2 streams"; do
+        r=0
+        out=$("$b/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=160x120:r=25:d=1 \
+              -f lavfi -i sine=d=1 -c:v libx264 -preset ultrafast -c:a pcm_s16be -f rtsp \
+              -rtp_options "${o%%|*}" rtsp://127.0.0.1:9/live 2>&1) || r=$?
+        echo "$out"
+        case $r in 0|86|87) echo "rtp_options ${o%%|*}: exit $r"; return 1 ;; esac
+        echo "$out" | grep -q -- "${o#*|}" || { echo "rtp_options ${o%%|*}: no '${o#*|}'"; return 1; }
+    done
+}
+run rtsp-options rtsp_options
 echo "asan: $pass passed, $fail failed"
 [ "$fail" = 0 ]
