@@ -202,7 +202,7 @@ void ff_rtpenc_ext_send_sr(AVFormatContext *s1, int64_t ntp_time, int bye)
     }
     rtp_ts = av_rescale_q(ntp_time - s->first_rtcp_ntp_time, (AVRational){ 1, 1000000 },
                           s1->streams[0]->time_base) + s->base_timestamp;
-    ntp = ff_rtpfb_ntp64(ntp_time);
+    ntp = ff_get_formatted_ntp_time(ntp_time);
     ret = ff_rtpfb_write_sr(buf, sizeof(buf), s->ssrc, ntp, rtp_ts, s->packet_count,
                             s->octet_count, s->cname, bye);
     if (ret >= 0)

@@ -131,12 +131,6 @@ struct FFRTPFeedback {
     int64_t malformed_log_time;
 };
 
-uint64_t ff_rtpfb_ntp64(int64_t ntp_us)
-{
-    return (uint64_t)(ntp_us / 1000000) << 32 |
-           (uint32_t)(((ntp_us % 1000000) << 32) / 1000000);
-}
-
 int ff_rtpfb_write_sr(uint8_t *buf, int size, uint32_t ssrc, uint64_t ntp,
                       uint32_t rtp_ts, uint32_t packets, uint32_t octets,
                       const char *cname, int bye)
@@ -379,7 +373,7 @@ static void handle_report(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
         if (rb.lsr) {
             for (int j = 0; j < FF_ARRAY_ELEMS(fb->sr_mid); j++) {
                 if (fb->sr_mid[j] == rb.lsr) {
-                    uint32_t a = ff_rtpfb_ntp64(ff_ntp_time()) >> 16;
+                    uint32_t a = ff_get_formatted_ntp_time(ff_ntp_time()) >> 16;
                     int32_t rtt = a - rb.lsr - rb.dlsr;
                     if (rtt >= 0) {
                         r->rtt_ms = rtt * 1000.0 / 65536;
@@ -503,7 +497,7 @@ static void send_sr(FFRTPFeedback *fb, int64_t now)
 {
     uint8_t buf[FF_RTPFB_SR_MAX_SIZE];
     int64_t ntp_us = ff_ntp_time();
-    uint64_t ntp = ff_rtpfb_ntp64(ntp_us);
+    uint64_t ntp = ff_get_formatted_ntp_time(ntp_us);
     uint32_t rtp_ts = av_rescale(ntp_us - fb->cfg.first_ntp, fb->cfg.clock_rate, 1000000) +
                       fb->cfg.base_timestamp;
     int ret = ff_rtpfb_write_sr(buf, sizeof(buf), fb->cfg.ssrc, ntp, rtp_ts,

@@ -47,9 +47,6 @@ typedef struct FFRTPFeedbackConfig {
 
 typedef struct FFRTPFeedback FFRTPFeedback;
 
-/** 64-bit NTP timestamp of a time in microseconds since the NTP epoch */
-uint64_t ff_rtpfb_ntp64(int64_t ntp_us);
-
 /** Largest compound ff_rtpfb_write_sr() writes */
 #define FF_RTPFB_SR_MAX_SIZE (28 + 4 + 4 + 2 + 255 + 1 + 3 + 8)
 
