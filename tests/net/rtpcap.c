@@ -86,6 +86,47 @@ static int64_t now_ms(void)
 
 static void put16(uint8_t *p, unsigned v) { p[0] = v >> 8; p[1] = v; }
 
+/* Turns on arrival time stamps for fd before anything arrives. The kernel
+ * stamps a datagram when loopback queues it only while some socket wants
+ * stamps, and it turns that on from a work queue; a datagram queued before
+ * gets the time it is read instead (late if this program was not running).
+ * So this waits, bounded, until a probe datagram comes back stamped with
+ * its send time rather than its read time. */
+static void stamps_on(int fd)
+{
+    struct timeval tv;
+    ioctl(fd, SIOCGSTAMP, &tv); /* no datagram yet: fails, but enables */
+}
+
+static void stamps_wait(void)
+{
+    struct sockaddr_in a = { .sin_family = AF_INET };
+    socklen_t al = sizeof(a);
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+        getsockname(fd, (struct sockaddr *)&a, &al) < 0) {
+        perror("rtpcap: probe socket");
+        exit(1);
+    }
+    stamps_on(fd);
+    for (int i = 0; i < 200; i++) {
+        struct timeval sent, got;
+        uint8_t b = 0;
+        gettimeofday(&sent, NULL);
+        sendto(fd, &b, 1, 0, (struct sockaddr *)&a, sizeof(a));
+        usleep(5000);
+        if (recv(fd, &b, 1, MSG_DONTWAIT) == 1 && !ioctl(fd, SIOCGSTAMP, &got) &&
+            (got.tv_sec - sent.tv_sec) * 1000000LL + got.tv_usec - sent.tv_usec < 4000) {
+            close(fd);
+            return;
+        }
+    }
+    fprintf(stderr, "rtpcap: the kernel does not stamp datagrams on arrival\n");
+    exit(1);
+}
+
 /* The record's time is the kernel's arrival time of the datagram just read
  * from fd (SIOCGSTAMP), not when this program got to it. */
 static void write_record(FILE *f, int fd, int src_port, int dst_port, const uint8_t *data, int len)
@@ -138,6 +179,7 @@ static int capture(int argc, char **argv)
         /* root may exceed rmem_max; a big buffer keeps fast senders lossless */
         if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) < 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+        stamps_on(fd);
         pfd[nb].fd = fd;
         pfd[nb].events = POLLIN;
         ports[nb].fd   = fd;
@@ -150,6 +192,7 @@ static int capture(int argc, char **argv)
         }
         nb++;
     }
+    stamps_wait();
     if (!(f = fopen(out, "wb")) || !(r = fopen(ready, "w"))) {
         perror("rtpcap: fopen");
         return 1;
@@ -367,9 +410,11 @@ static int relay(int argc, char **argv)
         }
         if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) < 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+        stamps_on(fd);
         pfd[i].fd = fd;
         pfd[i].events = POLLIN;
     }
+    stamps_wait();
     if (!(f = fopen(out, "wb")) || !(r = fopen(ready, "w"))) {
         perror("rtpcap: fopen");
         return 1;
