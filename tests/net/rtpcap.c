@@ -39,6 +39,7 @@
  * Independent of the code under test: plain sockets and byte copies.
  */
 
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -82,6 +83,13 @@ static int64_t now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static int64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }
 
 static void put16(uint8_t *p, unsigned v) { p[0] = v >> 8; p[1] = v; }
@@ -388,7 +396,7 @@ static int relay(int argc, char **argv)
     static uint8_t seen[65536];
     uint32_t media_ssrc = 0;
     int have_media_ssrc = 0;
-    int64_t start = now_ms(), last = 0;
+    int64_t start = now_us(), last = 0;
     FILE *f, *r;
 
     seed = strtoull(argv[4], NULL, 0);
@@ -426,7 +434,8 @@ static int relay(int argc, char **argv)
     }
 
     for (;;) {
-        int64_t t = now_ms(), wait = start + total - t;
+        /* due times in µs, so that the added delay is exact, not to the ms */
+        int64_t t = now_us(), wait = start + total * 1000 - t;
         while (pend_head && pend_head->due <= t) {
             Pending *p = pend_head;
             sendto(p->fd, p->data, p->len, 0, (struct sockaddr *)&p->to, sizeof(p->to));
@@ -437,11 +446,13 @@ static int relay(int argc, char **argv)
         }
         if (pend_head && pend_head->due - t < wait)
             wait = pend_head->due - t;
-        if (!pend_head && last && last + idle - t < wait)
-            wait = last + idle - t;
+        if (!pend_head && last && last + idle * 1000 - t < wait)
+            wait = last + idle * 1000 - t;
         if (wait <= 0 && !pend_head)
             break;
-        if (poll(pfd, 2, wait > 0 ? wait : 0) <= 0)
+        if (wait < 0)
+            wait = 0;
+        if (ppoll(pfd, 2, &(struct timespec){ wait / 1000000, wait % 1000000 * 1000 }, NULL) <= 0)
             continue;
         for (int i = 0; i < 2; i++) {
             struct sockaddr_in from;
@@ -453,7 +464,7 @@ static int relay(int argc, char **argv)
                                  (struct sockaddr *)&from, &fl)) >= 0) {
                 int from_receiver;
                 fl = sizeof(from);
-                last = now_ms();
+                last = now_us();
                 write_record(f, pfd[i].fd, ntohs(from.sin_port), in_port + i, buf, n);
                 from_receiver = i == 1 ? ntohs(from.sin_port) != sender_port
                                        : ntohs(from.sin_port) == out_port ||
@@ -468,7 +479,7 @@ static int relay(int argc, char **argv)
                     int bye = 0;
                     for (int o = 0; o + 4 <= n; o += 4 + 4 * (buf[o + 2] << 8 | buf[o + 3]))
                         bye |= buf[o + 1] == 203;
-                    enqueue(pfd[1].fd, &to_rtcp, buf, n, last + delay + 500 * bye);
+                    enqueue(pfd[1].fd, &to_rtcp, buf, n, last + (delay + 500 * bye) * 1000);
                     rtcp_fwd++;
                 } else {
                     int drop = 0;
@@ -492,7 +503,7 @@ static int relay(int argc, char **argv)
                         if (n >= 12)
                             printf("dropped %d\n", buf[2] << 8 | buf[3]);
                     } else {
-                        enqueue(pfd[0].fd, &to_rtp, buf, n, last + delay);
+                        enqueue(pfd[0].fd, &to_rtp, buf, n, last + delay * 1000);
                         rtp_out++;
                     }
                 }

@@ -206,7 +206,10 @@ test_stats() {
     rtt=$(json "$work/st.json" rtt_min_ms)
     note "FFmpeg's receiver: RTT $(json "$work/st.json" rtt_ms) ms (smallest $rtt) against 30 ms of delay" \
          "added to the round trip (it stamps an SR when it gets to it, which adds its own delay)"
-    awk -v r="$rtt" 'BEGIN { exit !(r >= 28 && r <= 45) }' || die "RTT $rtt ms, not near 30"
+    # 40 ms seen with both cores busy; a misread LSR or DLSR would be off by
+    # the receiver's hold time (up to its 5 s RR interval) or more; the
+    # exact receiver below checks the precision
+    awk -v r="$rtt" 'BEGIN { exit !(r >= 28 && r <= 100) }' || die "RTT $rtt ms, not near 30"
 
     # the RTT itself, with a receiver whose DLSR is exact: rtcpinject on the
     # receiver's RTCP port answers each SR 20 ms later
@@ -220,9 +223,12 @@ test_stats() {
         -stats_interval 0 "$(url)" > /dev/null 2>&1 || die "sender failed"
     wait "$rr_pid" || die "the sender's SRs did not come: $(cat "$work/rr.txt")"
     wait "$relay_pid"
-    rtt=$(json "$work/rtt.json" rtt_ms)
-    note "exact receiver: RTT $rtt ms (smallest $(json "$work/rtt.json" rtt_min_ms)) against 30 ms; SRs every 0.5 s (sr_interval)"
-    awk -v r="$rtt" 'BEGIN { exit !(r >= 28 && r <= 32) }' || die "RTT $rtt ms, not 30 +- 2"
+    # the smallest of the run's RTTs (about six): a process that runs late
+    # on this shared machine only adds to one, a wrong computation would
+    # move them all
+    rtt=$(json "$work/rtt.json" rtt_min_ms)
+    note "exact receiver: RTT $(json "$work/rtt.json" rtt_ms) ms (smallest $rtt) against 30 ms; SRs every 0.5 s (sr_interval)"
+    awk -v r="$rtt" 'BEGIN { exit !(r >= 28 && r <= 32) }' || die "smallest RTT $rtt ms, not 30 +- 2"
 }
 
 test_restart() {
@@ -486,9 +492,11 @@ test_gst_stats() {
     wait "$relay_pid"
     local rtt
     check_rr_loss "$work/gs.json" "$work/gs.relay" 1000 "GStreamer's RR"
-    rtt=$(json "$work/gs.json" rtt_ms)
-    note "GStreamer's receiver: RTT $rtt ms (smallest $(json "$work/gs.json" rtt_min_ms)) against 30 ms added to the round trip"
-    awk -v r="$rtt" 'BEGIN { exit !(r >= 28 && r <= 32) }' || die "RTT $rtt ms, not 30 +- 2"
+    rtt=$(json "$work/gs.json" rtt_min_ms)
+    note "GStreamer's receiver: RTT $(json "$work/gs.json" rtt_ms) ms (smallest $rtt) against 30 ms added to the round trip"
+    # usually one RR with an LSR in the run; GStreamer stamps the SR when
+    # its RTCP thread gets to it, which can only add to the round trip
+    awk -v r="$rtt" 'BEGIN { exit !(r >= 28 && r <= 34) }' || die "smallest RTT $rtt ms, not within 30 -2/+4"
 }
 
 test_gst_pli() {
