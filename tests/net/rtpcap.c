@@ -136,9 +136,11 @@ static void stamps_wait(void)
 }
 
 /* The record's time is the kernel's arrival time of the datagram just read
- * from fd (SIOCGSTAMP), not when this program got to it. */
-static void write_record(FILE *f, int fd, int src_port, int dst_port, const uint8_t *data, int len)
+ * from fd (SIOCGSTAMP), not when this program got to it. Returns how long
+ * ago that was, in µs. */
+static int64_t write_record(FILE *f, int fd, int src_port, int dst_port, const uint8_t *data, int len)
 {
+    struct timeval now;
     uint8_t hdr[28] = { 0x45 };
     struct timeval tv;
     uint32_t rec[4];
@@ -159,6 +161,8 @@ static void write_record(FILE *f, int fd, int src_port, int dst_port, const uint
     fwrite(rec, sizeof(rec), 1, f);
     fwrite(hdr, sizeof(hdr), 1, f);
     fwrite(data, 1, len, f);
+    gettimeofday(&now, NULL);
+    return (now.tv_sec - tv.tv_sec) * 1000000LL + now.tv_usec - tv.tv_usec;
 }
 
 static int capture(int argc, char **argv)
@@ -463,9 +467,13 @@ static int relay(int argc, char **argv)
             while ((n = recvfrom(pfd[i].fd, buf, sizeof(buf), MSG_DONTWAIT,
                                  (struct sockaddr *)&from, &fl)) >= 0) {
                 int from_receiver;
+                int64_t age;
                 fl = sizeof(from);
                 last = now_us();
-                write_record(f, pfd[i].fd, ntohs(from.sin_port), in_port + i, buf, n);
+                /* the delay counts from the datagram's arrival, so that a
+                 * relay running late does not add to it */
+                age = write_record(f, pfd[i].fd, ntohs(from.sin_port), in_port + i, buf, n);
+                age = age < 0 ? 0 : age;
                 from_receiver = i == 1 ? ntohs(from.sin_port) != sender_port
                                        : ntohs(from.sin_port) == out_port ||
                                          ntohs(from.sin_port) == out_port + 1;
@@ -479,7 +487,7 @@ static int relay(int argc, char **argv)
                     int bye = 0;
                     for (int o = 0; o + 4 <= n; o += 4 + 4 * (buf[o + 2] << 8 | buf[o + 3]))
                         bye |= buf[o + 1] == 203;
-                    enqueue(pfd[1].fd, &to_rtcp, buf, n, last + (delay + 500 * bye) * 1000);
+                    enqueue(pfd[1].fd, &to_rtcp, buf, n, last - age + (delay + 500 * bye) * 1000);
                     rtcp_fwd++;
                 } else {
                     int drop = 0;
@@ -503,7 +511,7 @@ static int relay(int argc, char **argv)
                         if (n >= 12)
                             printf("dropped %d\n", buf[2] << 8 | buf[3]);
                     } else {
-                        enqueue(pfd[0].fd, &to_rtp, buf, n, last + delay * 1000);
+                        enqueue(pfd[0].fd, &to_rtp, buf, n, last - age + delay * 1000);
                         rtp_out++;
                     }
                 }

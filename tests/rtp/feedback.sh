@@ -206,7 +206,8 @@ test_stats() {
     rtt=$(json "$work/st.json" rtt_min_ms)
     note "FFmpeg's receiver: RTT $(json "$work/st.json" rtt_ms) ms (smallest $rtt) against 30 ms of delay" \
          "added to the round trip (it stamps an SR when it gets to it, which adds its own delay)"
-    # 40 ms seen with both cores busy; a misread LSR or DLSR would be off by
+    # 40 ms seen with both cores busy (before the relay counted its delay
+    # from the arrival time); a misread LSR or DLSR would be off by
     # the receiver's hold time (up to its 5 s RR interval) or more; the
     # exact receiver below checks the precision
     awk -v r="$rtt" 'BEGIN { exit !(r >= 28 && r <= 100) }' || die "RTT $rtt ms, not near 30"
@@ -223,7 +224,7 @@ test_stats() {
         -stats_interval 0 "$(url)" > /dev/null 2>&1 || die "sender failed"
     wait "$rr_pid" || die "the sender's SRs did not come: $(cat "$work/rr.txt")"
     wait "$relay_pid"
-    # the smallest of the run's RTTs (about six): a process that runs late
+    # the smallest of the run's three RTTs: a process that runs late
     # on this shared machine only adds to one, a wrong computation would
     # move them all
     rtt=$(json "$work/rtt.json" rtt_min_ms)
