@@ -400,7 +400,7 @@ static int relay(int argc, char **argv)
     static uint8_t seen[65536];
     uint32_t media_ssrc = 0;
     int have_media_ssrc = 0;
-    int64_t start = now_us(), last = 0;
+    int64_t start = now_us(), last = 0, arrived_last[2] = { 0 };
     FILE *f, *r;
 
     seed = strtoull(argv[4], NULL, 0);
@@ -467,13 +467,18 @@ static int relay(int argc, char **argv)
             while ((n = recvfrom(pfd[i].fd, buf, sizeof(buf), MSG_DONTWAIT,
                                  (struct sockaddr *)&from, &fl)) >= 0) {
                 int from_receiver;
-                int64_t age;
+                int64_t age, arrived;
                 fl = sizeof(from);
                 last = now_us();
                 /* the delay counts from the datagram's arrival, so that a
-                 * relay running late does not add to it */
+                 * relay running late does not add to it; but the two clocks
+                 * are read a few µs apart, so the times are kept in order
+                 * per socket, or datagrams of one burst could swap places */
                 age = write_record(f, pfd[i].fd, ntohs(from.sin_port), in_port + i, buf, n);
-                age = age < 0 ? 0 : age;
+                arrived = last - (age < 0 ? 0 : age);
+                if (arrived < arrived_last[i])
+                    arrived = arrived_last[i];
+                arrived_last[i] = arrived;
                 from_receiver = i == 1 ? ntohs(from.sin_port) != sender_port
                                        : ntohs(from.sin_port) == out_port ||
                                          ntohs(from.sin_port) == out_port + 1;
@@ -487,7 +492,7 @@ static int relay(int argc, char **argv)
                     int bye = 0;
                     for (int o = 0; o + 4 <= n; o += 4 + 4 * (buf[o + 2] << 8 | buf[o + 3]))
                         bye |= buf[o + 1] == 203;
-                    enqueue(pfd[1].fd, &to_rtcp, buf, n, last - age + (delay + 500 * bye) * 1000);
+                    enqueue(pfd[1].fd, &to_rtcp, buf, n, arrived + (delay + 500 * bye) * 1000);
                     rtcp_fwd++;
                 } else {
                     int drop = 0;
@@ -511,7 +516,7 @@ static int relay(int argc, char **argv)
                         if (n >= 12)
                             printf("dropped %d\n", buf[2] << 8 | buf[3]);
                     } else {
-                        enqueue(pfd[0].fd, &to_rtp, buf, n, last - age + delay * 1000);
+                        enqueue(pfd[0].fd, &to_rtp, buf, n, arrived + delay * 1000);
                         rtp_out++;
                     }
                 }
