@@ -104,5 +104,6 @@ typedef struct ToI420DSPContext {
 } ToI420DSPContext;
 
 void ff_toi420dsp_init_x86(ToI420DSPContext *dsp);
+void ff_toi420dsp_init_aarch64(ToI420DSPContext *dsp);
 
 #endif /* AVFILTER_TOI420DSP_H */

@@ -201,6 +201,8 @@ static av_unused void ff_toi420dsp_init(ToI420DSPContext *dsp)
     dsp->packed_yuv[1]     = uyvy_c;
 #if ARCH_X86 && !defined(TOI420_NO_ARCH_INIT)
     ff_toi420dsp_init_x86(dsp);
+#elif ARCH_AARCH64 && !defined(TOI420_NO_ARCH_INIT)
+    ff_toi420dsp_init_aarch64(dsp);
 #endif
 }
 

@@ -19,14 +19,16 @@
 /*
  * x86 dispatch of the toi420 kernels, on av_get_cpu_flags() (so -cpuflags 0
  * selects the plain C kernels):
- * - the portable C kernels compiled again for AVX2, which the
- *   auto-vectorizer turns into 256-bit code with byte shuffles (the
- *   baseline x86-64 build only has SSE2);
+ * - the portable C kernels compiled again for AVX2 (vf_toi420_c_avx2.c),
+ *   only when the CPU has AVX2;
  * - NASM SSE2/SSSE3 and AVX2 kernels (vf_toi420.asm) for every conversion
- *   but gray, the C kernels doing the last pixels of a row;
+ *   but gray, the baseline C kernels of this file doing the last pixels of
+ *   a row;
  * - AVX-512 kernels: packed RGB, YUYV/UYVY and NV12/NV21 chroma with the
  *   Ice Lake set (AV_CPU_FLAG_AVX512ICL: VBMI, VNNI), 4:4:4 and 4:2:2 chroma with
  *   AV_CPU_FLAG_AVX512; the AVX2 ones doing the last pixels of a row.
+ * Nothing in this file is compiled for more than the build's baseline, so
+ * that the tails run on every CPU the SIMD kernel in front of them runs on.
  * The NASM kernels are x86-64 only (8 general-purpose or 16 vector
  * registers, zmm16-31); 32-bit x86 builds use C.
  */
@@ -40,8 +42,7 @@
 
 #if HAVE_AVX2 && defined(__GNUC__) && !defined(__clang__)
 #define TOI420_C_AVX2 1
-#pragma GCC push_options
-#pragma GCC target("avx2")
+void ff_toi420dsp_init_x86_c_avx2(ToI420DSPContext *dsp);
 #else
 #define TOI420_C_AVX2 0
 #endif
@@ -49,9 +50,6 @@
 #define ff_toi420dsp_init toi420dsp_init_x86_c
 #include "libavfilter/vf_toi420_init.h"
 #undef ff_toi420dsp_init
-#if TOI420_C_AVX2
-#pragma GCC pop_options
-#endif
 
 #if HAVE_X86ASM && ARCH_X86_64
 #define RGB_PROTO(bits, isa)                                                    \
@@ -244,7 +242,7 @@ av_cold void ff_toi420dsp_init_x86(ToI420DSPContext *dsp)
 
 #if TOI420_C_AVX2
     if (X86_AVX2(cpu_flags))
-        toi420dsp_init_x86_c(dsp);
+        ff_toi420dsp_init_x86_c_avx2(dsp);
 #endif
 #if HAVE_X86ASM && ARCH_X86_64
     if (EXTERNAL_SSE2(cpu_flags))
