@@ -34,8 +34,20 @@ stock: $(BUILD)/.stamp-configure
 
 include tests/Makefile
 
+# The prefix is FFmpeg's configure's: it is written into the pkg-config
+# files and the binaries, so a PREFIX given here alone would install files
+# that point elsewhere. Refuse it, before building anything, unless it is
+# the configured one.
+CONFIGURED_PREFIX = $(shell sed -n 's/^PREFIX := //p' $(BUILD)/config.mk 2>/dev/null)
+ifneq ($(filter install,$(MAKECMDGOALS)),)
+ifeq ($(origin PREFIX),command line)
+ifneq ($(abspath $(PREFIX)),$(CONFIGURED_PREFIX))
+$(error PREFIX=$(PREFIX) is not the configured prefix ($(or $(CONFIGURED_PREFIX),none yet)): run ./configure --prefix=$(abspath $(PREFIX)) first, then make install)
+endif
+endif
+endif
 install: ffmpeg
-	+$(FFMAKE) install $(if $(filter command line,$(origin PREFIX)),prefix=$(PREFIX))
+	+$(FFMAKE) install
 
 clean:
 	-$(MAKE) -C $(FFB) clean

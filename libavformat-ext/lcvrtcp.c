@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "config_components.h"
 #include "libavutil/attributes.h"
 #include "libavutil/buffer.h"
 #include "libavutil/error.h"
@@ -887,3 +888,18 @@ void lcv_rtcp_pool_free(LCVRTCPPool **pp)
     /* frees p too, through pool_free_cb, once every context is back */
     av_buffer_pool_uninit(&p->pool);
 }
+
+#if !CONFIG_RTP_MUXER
+/* The muxer's part of the public API, for builds without the rtp muxer
+ * (rtpenc_ext.c has the real ones): no stream has a feedback reader. */
+int lcv_rtp_muxer_get_stats(struct AVFormatContext *s, int stream_index,
+                            LCVRTPSenderStats *st)
+{
+    return AVERROR(ENOSYS);
+}
+
+int lcv_rtp_muxer_keyframe_requested(struct AVFormatContext *s, int stream_index)
+{
+    return 0;
+}
+#endif

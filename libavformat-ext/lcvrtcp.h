@@ -703,7 +703,8 @@ struct AVFormatContext;
 /**
  * Copy the feedback statistics of one stream of an rtp or rtsp output.
  * @return 0, or AVERROR(ENOSYS) if the stream has no feedback reader (not
- *         rtp/rtsp over UDP, or feedback=0)
+ *         rtp/rtsp over UDP, or feedback=0, or a libavformat built without
+ *         the rtp muxer)
  */
 int lcv_rtp_muxer_get_stats(struct AVFormatContext *s, int stream_index,
                             LCVRTPSenderStats *st);

@@ -64,6 +64,63 @@ run asm-x86-32 sh -c 'grep -q "ARCH_X86_64 0" "$1/config.asm" &&
     sh "$x32" "$ffb" "$top/libavfilter-ext/x86/vf_toi420.asm"
 rm -rf "$x32"
 
+echo "== toi420 on x86 CPUs without AVX2 or AVX-512 (qemu-x86_64 -cpu MODEL): checkasm and the FATE fragment"
+# the kernel versions each model must test: a kernel of an ISA the model
+# lacks would die with SIGILL (core2duo and Nehalem did, through the row
+# tails, before vf_toi420_c_avx2.c); the FATE fragment must match the same
+# references as the host
+k_rgb=rgba,bgra,argb,abgr,rgb24,bgr24 k_planar=chroma_h2v2,chroma_nv,yuyv,uyvy
+k_all=$k_rgb,$k_planar,chroma_v2
+for m in core2duo Nehalem Haswell; do
+    want=(sse2=chroma_v2 ssse3=$k_rgb,$k_planar)
+    [ "$m" = Haswell ] && want+=(avx2=$k_all)
+    run "checkasm-x86-$m" "$top/tests/cpu/checkasm.sh" "qemu-x86_64 -cpu $m" \
+        "$ffb/tests/checkasm/checkasm" "${want[@]}"
+    sed -n 's/^  /    /p' "$log/checkasm-x86-$m.log"
+    fate "fate-toi420-x86-$m" fate-toi420 "TARGET_EXEC=qemu-x86_64 -cpu $m"
+done
+
+echo "== aarch64 (cross-built lean tree, qemu-aarch64): NEON kernels against C; FATE with and without NEON"
+qa="qemu-aarch64 -L /usr/aarch64-linux-gnu"
+if "$top/tests/cross-build.sh" "$top" "$(nproc)" aarch64 > "$log/build-aarch64.log" 2>&1; then
+    ok build-aarch64
+    run checkasm-aarch64 "$top/tests/cpu/checkasm.sh" "$qa" \
+        "$top/build/aarch64/ffmpeg/tests/checkasm/checkasm" neon=$k_all
+    sed -n 's/^  /    /p' "$log/checkasm-aarch64.log"
+    FATE_FFB=$top/build/aarch64/ffmpeg fate fate-toi420-aarch64-neon fate-toi420 "TARGET_EXEC=$qa"
+    FATE_FFB=$top/build/aarch64/ffmpeg fate fate-toi420-aarch64-c fate-toi420 "TARGET_EXEC=$qa" CPUFLAGS=0
+else
+    bad build-aarch64 "$log/build-aarch64.log"
+fi
+
+echo "== 32-bit x86 (cross-built lean tree, qemu-i386): C kernels, the C kernels built for AVX2 on Haswell"
+qi="qemu-i386 -L /usr/i686-linux-gnu"
+if "$top/tests/cross-build.sh" "$top" "$(nproc)" x86-32 > "$log/build-x86-32.log" 2>&1; then
+    ok build-x86-32
+    run checkasm-x86-32-Haswell "$top/tests/cpu/checkasm.sh" "$qi -cpu Haswell" \
+        "$top/build/x86-32/ffmpeg/tests/checkasm/checkasm" avx2=$k_all
+    sed -n 's/^  /    /p' "$log/checkasm-x86-32-Haswell.log"
+    FATE_FFB=$top/build/x86-32/ffmpeg fate fate-toi420-x86-32 fate-toi420 "TARGET_EXEC=$qi -cpu core2duo"
+else
+    bad build-x86-32 "$log/build-x86-32.log"
+fi
+
+echo "== the builds FFmpeg users make: --disable-network, no rtp muxer with mov, --enable-shared (lean)"
+for b in nonetwork nortp shared; do
+    run "build-$b" "$top/tests/cross-build.sh" "$top" "$(nproc)" "$b"
+done
+run build-nonetwork-run sh -c '! grep -q "CONFIG_NETWORK 1" "$1/config.h" &&
+    "$1/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=97x61:d=0.4,format=nv12 -vf toi420 -f framemd5 -' \
+    sh "$top/build/nonetwork/ffmpeg"
+run build-nortp-run sh -c 'grep -q "define CONFIG_RTP_MUXER 0" "$1/config_components.h" &&
+    grep -q "define CONFIG_MOV_MUXER 1" "$1/config_components.h" &&
+    "$1/ffmpeg" -nostdin -v error -y -f lavfi -i testsrc2=s=97x61:d=0.4 -c:v rawvideo "$1/nortp.mov" &&
+    test -s "$1/nortp.mov"' sh "$top/build/nortp/ffmpeg"
+run build-shared-api "$top/tests/build/shared-api.sh" "$top"
+sed -n 's/^  /    /p' "$log/build-shared-api.log"
+run install-prefix-refused sh -c 'out=$(make -C "$1" install PREFIX=/nonexistent/prefix 2>&1); rc=$?;
+    echo "$out" | tail -n 3; [ $rc != 0 ] && echo "$out" | grep -q "./configure --prefix=/nonexistent/prefix"' sh "$top"
+
 echo "== FFmpeg's own sample-free FATE suite on the patched tree (patches/0001 changes libavutil)"
 # fate-source lists files with git ls-files; the tree is unpacked from a
 # tarball, not a git checkout, so it fails the same way on stock FFmpeg

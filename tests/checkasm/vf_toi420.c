@@ -22,11 +22,50 @@
  * limited and full range, with guard bytes after every output row.
  */
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "checkasm.h"
 #include "libavfilter/vf_toi420_init.h"
+#include "libavutil/cpu.h"
 #include "libavutil/mem_internal.h"
+
+/*
+ * With TOI420_CHECKASM_LIST set in the environment, each kernel version
+ * that is compared with C is named on stderr, with the highest CPU flag of
+ * the set checkasm tests it under ("toi420 kernel: ssse3 rgba"): the list
+ * tests/cpu/checkasm.sh checks against the versions a CPU model must have.
+ * (checkasm's own list comes from --bench, which needs a cycle counter
+ * qemu-aarch64 does not give.)
+ */
+static int toi420_check_func(void *func, const char *name)
+{
+    static const struct { int flag; const char *name; } isa[] = {
+#if ARCH_X86
+        { AV_CPU_FLAG_AVX512ICL, "avx512icl" }, { AV_CPU_FLAG_AVX512, "avx512" },
+        { AV_CPU_FLAG_AVX2, "avx2" }, { AV_CPU_FLAG_AVX, "avx" },
+        { AV_CPU_FLAG_SSE42, "sse42" }, { AV_CPU_FLAG_SSE4, "sse4" },
+        { AV_CPU_FLAG_SSSE3, "ssse3" }, { AV_CPU_FLAG_SSE3, "sse3" },
+        { AV_CPU_FLAG_SSE2, "sse2" }, { AV_CPU_FLAG_MMX, "mmx" },
+#elif ARCH_AARCH64
+        { AV_CPU_FLAG_I8MM, "i8mm" }, { AV_CPU_FLAG_DOTPROD, "dotprod" },
+        { AV_CPU_FLAG_NEON, "neon" },
+#endif
+        { 0, "c" },
+    };
+    const int flags = av_get_cpu_flags();
+    int i = 0;
+
+    if (!func)
+        return 0;
+    if (getenv("TOI420_CHECKASM_LIST")) {
+        while (isa[i].flag && !(flags & isa[i].flag))
+            i++;
+        fprintf(stderr, "toi420 kernel: %s %s\n", isa[i].name, name);
+    }
+    return 1;
+}
 
 #define MAX_W   1920
 #define GUARD   64
@@ -80,7 +119,7 @@ static void check_rgb(void)
     ff_toi420_coeffs_layouts(&coeffs[0]);
     ff_toi420_coeffs_layouts(&coeffs[1]);
     for (int f = 0; f < TOI420_NB_RGB; f++) {
-        if (!check_func(dsp.rgb[f], "toi420_%s", names[f]))
+        if (!toi420_check_func(check_func(dsp.rgb[f], "toi420_%s", names[f]), names[f]))
             continue;
         for (int i = 0; i < 68; i++) {
             const int w = widths(i), last_row = i & 1, so = SRC_OFF(i), d = DST_OFF(i);
@@ -114,7 +153,7 @@ static void check_planar(void)
     ff_toi420dsp_init(&dsp);
     {
         declare_func(void, uint8_t *dst, const uint8_t *src0, const uint8_t *src1, int width);
-        if (check_func(dsp.chroma_h2v2, "toi420_chroma_h2v2")) {
+        if (toi420_check_func(check_func(dsp.chroma_h2v2, "toi420_chroma_h2v2"), "chroma_h2v2")) {
             for (int i = 0; i < 68; i++) {
                 const int w = widths(i);
                 randomize(src0, MAX_W * 2 + GUARD);
@@ -128,7 +167,7 @@ static void check_planar(void)
             }
             bench_new(new[0], src0, src1, MAX_W);
         }
-        if (check_func(dsp.chroma_v2, "toi420_chroma_v2")) {
+        if (toi420_check_func(check_func(dsp.chroma_v2, "toi420_chroma_v2"), "chroma_v2")) {
             for (int i = 0; i < 68; i++) {
                 const int w = widths(i);
                 randomize(src0, MAX_W * 2 + GUARD);
@@ -145,7 +184,7 @@ static void check_planar(void)
     }
     {
         declare_func(void, uint8_t *u, uint8_t *v, const uint8_t *src, int width);
-        if (check_func(dsp.chroma_nv, "toi420_chroma_nv")) {
+        if (toi420_check_func(check_func(dsp.chroma_nv, "toi420_chroma_nv"), "chroma_nv")) {
             for (int i = 0; i < 68; i++) {
                 const int w = widths(i);
                 randomize(src0, MAX_W * 2 + GUARD);
@@ -164,7 +203,7 @@ static void check_planar(void)
         declare_func(void, uint8_t *y0, uint8_t *y1, uint8_t *u, uint8_t *v,
                      const uint8_t *src0, const uint8_t *src1, int width);
         for (int f = 0; f < 2; f++) {
-            if (!check_func(dsp.packed_yuv[f], "toi420_%s", names[f]))
+            if (!toi420_check_func(check_func(dsp.packed_yuv[f], "toi420_%s", names[f]), names[f]))
                 continue;
             for (int i = 0; i < 68; i++) {
                 const int w = widths(i), last_row = i & 1, so = SRC_OFF(i), d = DST_OFF(i);

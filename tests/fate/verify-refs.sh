@@ -27,10 +27,12 @@ check() {   # check REF FMT SIZE CHAIN MATRIX RANGE FLIP
 
 for fmt in yuv420p yuvj420p yuv422p yuvj422p yuv444p yuvj444p nv12 nv21 yuyv422 uyvy422 \
            rgba bgra argb abgr rgb0 bgr0 0rgb 0bgr rgb24 bgr24 gray; do
-    range=tv
+    range=tv in=
     case $fmt in yuvj*|gray) range=pc ;; esac
+    # as tests/fate/ext-toi420.mak makes them (TOI420_IN_*)
+    case $fmt in yuyv422|uyvy422) in="format=yuv422p,$sws," ;; esac
     for size in 352x288 353x287; do
-        check "toi420-$fmt-$size" "$fmt" "$size" "testsrc2=s=$size:r=5:d=1,format=rgba,$sws,format=$fmt" bt601 $range 0
+        check "toi420-$fmt-$size" "$fmt" "$size" "testsrc2=s=$size:r=5:d=1,format=rgba,$sws,${in}format=$fmt" bt601 $range 0
     done
 done
 for m in bt601 bt709 bt2020; do

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The other builds make check makes, each a lean tree of its own in
+# build/NAME (configured by ./configure --lean with more flags):
+#   aarch64     cross-compiled with Debian's gcc-aarch64-linux-gnu; run
+#               under qemu-aarch64 (checkasm, the toi420 FATE fragment)
+#   x86-32      32-bit x86 (Debian's gcc-i686-linux-gnu: gcc-multilib and
+#               the aarch64 cross compiler exclude each other), C kernels;
+#               run under qemu-i386
+#   nonetwork   --disable-network
+#   nortp       --disable-muxer=rtp with the mov muxer (rtpenc_chain.c)
+#   shared      --enable-shared; an API program is linked against it with
+#               pkg-config alone (tests/build/shared-api.sh)
+#   tests/cross-build.sh TOP JOBS NAME
+set -eu
+top=$1 jobs=$2 name=$3
+b=$top/build/$name
+targets=(ffmpeg)
+
+case "$name" in
+aarch64)
+    flags=(--cc="ccache aarch64-linux-gnu-gcc"
+           --extra-ffmpeg-flags="--enable-cross-compile --arch=aarch64 --target-os=linux
+               --cross-prefix=aarch64-linux-gnu- --disable-libx264 --disable-xlib --disable-libxcb")
+    targets+=(libavfilter/tests/toi420 tests/checkasm/checkasm) ;;
+x86-32)
+    flags=(--cc="ccache i686-linux-gnu-gcc"
+           --extra-ffmpeg-flags="--enable-cross-compile --arch=x86_32 --target-os=linux
+               --cross-prefix=i686-linux-gnu- --disable-libx264 --disable-xlib --disable-libxcb")
+    targets+=(libavfilter/tests/toi420 tests/checkasm/checkasm) ;;
+nonetwork)
+    flags=(--extra-ffmpeg-flags="--disable-network") ;;
+nortp)
+    flags=(--extra-ffmpeg-flags="--disable-muxer=rtp --enable-muxer=mov") ;;
+shared)
+    flags=(--prefix="$b/inst" --extra-ffmpeg-flags="--enable-shared --disable-static")
+    targets+=(install) ;;
+*)
+    echo "cross-build.sh: unknown build '$name'" >&2; exit 2 ;;
+esac
+
+mkdir -p "$b"
+"$top/configure" --build-dir="$b" --lean "${flags[@]}" > "$b.configure.log" 2>&1 ||
+    { tail -n 40 "$b.configure.log"; exit 1; }
+"$top/scripts/sync-ext" "$top" "$b/src" > /dev/null
+make -C "$b/ffmpeg" -j"$jobs" "${targets[@]}" > "$b.build.log" 2>&1 || { tail -n 40 "$b.build.log"; exit 1; }
+echo "build/$name: built ${targets[*]}"
