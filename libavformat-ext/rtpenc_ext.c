@@ -31,6 +31,7 @@
 
 #include "config_components.h"
 #include "avio_internal.h"
+#include "internal.h"
 #include "lcvrtcp.h"
 #include "rtpenc.h"
 #include "rtpenc_ext.h"

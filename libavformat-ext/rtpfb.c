@@ -56,11 +56,13 @@
 
 #include "avio.h"
 #include "internal.h"
-#include "network.h"
 #include "rtpfb.h"
 
+#if CONFIG_NETWORK
+#include "network.h"
 #if HAVE_POLL_H
 #include <poll.h>
+#endif
 #endif
 
 #define HIST_MAX_PACKETS 32768
@@ -154,6 +156,7 @@ int ff_rtpfb_write_sr(uint8_t *buf, int size, uint32_t ssrc, uint64_t ntp,
     return ret < 0 ? ret : lcv_rtcp_writer_finish(&w, 4);
 }
 
+#if CONFIG_NETWORK
 /** Send one datagram from the feedback thread; refusals are counted. */
 static int send_dgram(FFRTPFeedback *fb, int rtcp, const uint8_t *buf, int len)
 {
@@ -759,3 +762,43 @@ void ff_rtpfb_free(FFRTPFeedback **pfb)
         close(fb->stop_pipe[1]);
     av_freep(pfb);
 }
+
+#else /* !CONFIG_NETWORK */
+
+/* Without network support ff_rtp_sender_open() gives no sender, so the
+ * muxer never starts a feedback reader: only the SR builder above is used. */
+int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
+                   const FFRTPFeedbackConfig *cfg)
+{
+    *pfb = NULL;
+    return AVERROR(ENOSYS);
+}
+
+void ff_rtpfb_sr_sent(FFRTPFeedback *fb, uint64_t ntp)
+{
+}
+
+int ff_rtpfb_needs_first_sr(FFRTPFeedback *fb)
+{
+    return 0;
+}
+
+void ff_rtpfb_stop(FFRTPFeedback *fb)
+{
+}
+
+void ff_rtpfb_get_stats(FFRTPFeedback *fb, LCVRTPSenderStats *st)
+{
+    memset(st, 0, sizeof(*st));
+}
+
+int ff_rtpfb_keyframe_requested(FFRTPFeedback *fb)
+{
+    return 0;
+}
+
+void ff_rtpfb_free(FFRTPFeedback **pfb)
+{
+    *pfb = NULL;
+}
+#endif /* CONFIG_NETWORK */

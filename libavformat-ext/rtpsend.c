@@ -52,14 +52,29 @@
 #include <string.h>
 
 #include "libavutil/avassert.h"
+#include "libavutil/error.h"
 #include "libavutil/log.h"
 #include "libavutil/mem.h"
 #include "libavutil/time.h"
 
 #include "avio_internal.h"
+#include "rtpsend.h"
+
+static const char *const mode_names[FF_RTP_SEND_NB] = {
+    [FF_RTP_SEND_AUTO]   = "auto",
+    [FF_RTP_SEND_GSO]    = "gso",
+    [FF_RTP_SEND_MMSG]   = "mmsg",
+    [FF_RTP_SEND_SINGLE] = "single",
+};
+
+const char *ff_rtp_sender_mode_name(enum FFRTPSendMode mode)
+{
+    return mode >= 0 && mode < FF_RTP_SEND_NB ? mode_names[mode] : "?";
+}
+
+#if CONFIG_NETWORK
 #include "network.h"
 #include "rtpproto.h"
-#include "rtpsend.h"
 #include "url.h"
 
 #if defined(__linux__) && HAVE_POLL_H
@@ -122,17 +137,7 @@ struct FFRTPSender {
     uint64_t refused_logged;
 };
 
-static const char *const mode_names[FF_RTP_SEND_NB] = {
-    [FF_RTP_SEND_AUTO]   = "auto",
-    [FF_RTP_SEND_GSO]    = "gso",
-    [FF_RTP_SEND_MMSG]   = "mmsg",
-    [FF_RTP_SEND_SINGLE] = "single",
-};
 
-const char *ff_rtp_sender_mode_name(enum FFRTPSendMode mode)
-{
-    return mode >= 0 && mode < FF_RTP_SEND_NB ? mode_names[mode] : "?";
-}
 
 static int get_socket(URLContext *h, SendSocket *sock, int *max_size)
 {
@@ -524,3 +529,67 @@ void ff_rtp_sender_free(FFRTPSender **ps)
     av_buffer_pool_uninit(&s->pool);
     av_freep(ps);
 }
+
+#else /* !CONFIG_NETWORK */
+
+/* Without network support there are no sockets to send on: the muxer
+ * keeps writing to its AVIOContext (ff_rtp_sender_open() gives no sender,
+ * and nothing below is reached with one). */
+int ff_rtp_sender_open(FFRTPSender **ps, void *logctx, AVIOContext *pb,
+                       int packet_size, enum FFRTPSendMode mode)
+{
+    *ps = NULL;
+    return 0;
+}
+
+int ff_rtp_sender_max_size(const FFRTPSender *s)
+{
+    return 0;
+}
+
+enum FFRTPSendMode ff_rtp_sender_mode(const FFRTPSender *s)
+{
+    return FF_RTP_SEND_SINGLE;
+}
+
+int ff_rtp_sender_queue(FFRTPSender *s, const uint8_t *hdr, int hdr_len,
+                        const uint8_t *payload, int len)
+{
+    return AVERROR(ENOSYS);
+}
+
+int ff_rtp_sender_flush(FFRTPSender *s)
+{
+    return AVERROR(ENOSYS);
+}
+
+int ff_rtp_sender_send_rtcp(FFRTPSender *s, const uint8_t *buf, int len)
+{
+    return AVERROR(ENOSYS);
+}
+
+void ff_rtp_sender_get_stats(const FFRTPSender *s, FFRTPSendStats *st)
+{
+    memset(st, 0, sizeof(*st));
+}
+
+void ff_rtp_sender_set_sent_cb(FFRTPSender *s,
+                               void (*cb)(void *opaque, AVBufferRef **bufs,
+                                          const int *sizes, int nb),
+                               void *opaque)
+{
+}
+
+void ff_rtp_sender_socket(const FFRTPSender *s, int rtcp, int *fd,
+                          const struct sockaddr **dest, int *dest_len)
+{
+    *fd       = -1;
+    *dest     = NULL;
+    *dest_len = 0;
+}
+
+void ff_rtp_sender_free(FFRTPSender **ps)
+{
+    *ps = NULL;
+}
+#endif /* CONFIG_NETWORK */

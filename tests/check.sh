@@ -55,14 +55,6 @@ if "$top/tests/noasm-build.sh" "$top" "$(nproc)" > "$log/noasm-build.log" 2>&1; 
 else
     bad noasm-build "$log/noasm-build.log"
 fi
-# the kernels are x86-64 only: vf_toi420.asm must still assemble for
-# 32-bit x86 (it did not before its ARCH_X86_64 guard: 397 errors)
-x32=$(mktemp -d)
-sed -e 's/ARCH_X86_32 0/ARCH_X86_32 1/' -e 's/ARCH_X86_64 1/ARCH_X86_64 0/' "$ffb/config.asm" > "$x32/config.asm"
-run asm-x86-32 sh -c 'grep -q "ARCH_X86_64 0" "$1/config.asm" &&
-    nasm -f elf32 -I"$1/" -I"$2/src/" -P"$1/config.asm" -o "$1/vf_toi420.o" "$3"' \
-    sh "$x32" "$ffb" "$top/libavfilter-ext/x86/vf_toi420.asm"
-rm -rf "$x32"
 
 echo "== toi420 on x86 CPUs without AVX2 or AVX-512 (qemu-x86_64 -cpu MODEL): checkasm and the FATE fragment"
 # the kernel versions each model must test: a kernel of an ISA the model
@@ -93,14 +85,16 @@ else
     bad build-aarch64 "$log/build-aarch64.log"
 fi
 
-echo "== 32-bit x86 (cross-built lean tree, qemu-i386): C kernels, the C kernels built for AVX2 on Haswell"
+echo "== 32-bit x86 (cross-built lean tree): builds (vf_toi420.asm assembles empty, C kernels);"
+echo "   checkasm under qemu-i386 -cpu Haswell: the C kernels built for AVX2"
+# (ffmpeg itself and the toi420 test program spin forever under qemu-i386
+# 7.2 once a filter graph starts, so the FATE fragment is not run there)
 qi="qemu-i386 -L /usr/i686-linux-gnu"
 if "$top/tests/cross-build.sh" "$top" "$(nproc)" x86-32 > "$log/build-x86-32.log" 2>&1; then
     ok build-x86-32
     run checkasm-x86-32-Haswell "$top/tests/cpu/checkasm.sh" "$qi -cpu Haswell" \
         "$top/build/x86-32/ffmpeg/tests/checkasm/checkasm" avx2=$k_all
     sed -n 's/^  /    /p' "$log/checkasm-x86-32-Haswell.log"
-    FATE_FFB=$top/build/x86-32/ffmpeg fate fate-toi420-x86-32 fate-toi420 "TARGET_EXEC=$qi -cpu core2duo"
 else
     bad build-x86-32 "$log/build-x86-32.log"
 fi
@@ -110,8 +104,9 @@ for b in nonetwork nortp shared; do
     run "build-$b" "$top/tests/cross-build.sh" "$top" "$(nproc)" "$b"
 done
 run build-nonetwork-run sh -c '! grep -q "CONFIG_NETWORK 1" "$1/config.h" &&
-    "$1/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=97x61:d=0.4,format=nv12 -vf toi420 -f framemd5 -' \
-    sh "$top/build/nonetwork/ffmpeg"
+    "$1/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=97x61:d=0.4,format=nv12 -vf toi420 -f framemd5 - &&
+    "$1/ffmpeg" -nostdin -v error -y -f lavfi -i testsrc2=s=160x120:d=0.4 -c:v libx264 -packetsize 1200 \
+        -f rtp "$1/nonetwork.rtp" > /dev/null && test -s "$1/nonetwork.rtp"' sh "$top/build/nonetwork/ffmpeg"
 run build-nortp-run sh -c 'grep -q "define CONFIG_RTP_MUXER 0" "$1/config_components.h" &&
     grep -q "define CONFIG_MOV_MUXER 1" "$1/config_components.h" &&
     "$1/ffmpeg" -nostdin -v error -y -f lavfi -i testsrc2=s=97x61:d=0.4 -c:v rawvideo "$1/nortp.mov" &&

@@ -7,7 +7,8 @@
 #               the aarch64 cross compiler exclude each other), C kernels;
 #               run under qemu-i386
 #   nonetwork   --disable-network
-#   nortp       --disable-muxer=rtp with the mov muxer (rtpenc_chain.c)
+#   nortp       --disable-muxer=rtp(,rtp_mpegts,rtsp) with the mov muxer
+#               (rtpenc_chain.c)
 #   shared      --enable-shared; an API program is linked against it with
 #               pkg-config alone (tests/build/shared-api.sh)
 #   tests/cross-build.sh TOP JOBS NAME
@@ -30,7 +31,8 @@ x86-32)
 nonetwork)
     flags=(--extra-ffmpeg-flags="--disable-network") ;;
 nortp)
-    flags=(--extra-ffmpeg-flags="--disable-muxer=rtp --enable-muxer=mov") ;;
+    # rtsp and rtp_mpegts select the rtp muxer: they go too
+    flags=(--extra-ffmpeg-flags="--disable-muxer=rtp,rtp_mpegts,rtsp --enable-muxer=mov") ;;
 shared)
     flags=(--prefix="$b/inst" --extra-ffmpeg-flags="--enable-shared --disable-static")
     targets+=(install) ;;

@@ -252,7 +252,7 @@ av_cold void ff_toi420dsp_init_x86(ToI420DSPContext *dsp)
         SET_PLANAR(ssse3);
     }
 #endif
-#if HAVE_AVX2_EXTERNAL
+#if HAVE_AVX2_EXTERNAL && ARCH_X86_64
     if (EXTERNAL_AVX2_FAST(cpu_flags)) {
         SET_RGB(avx2);
         SET_PLANAR(avx2);
