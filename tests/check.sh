@@ -157,6 +157,10 @@ sed 's/^/    /' "$log/rtp-alloc-feedback.log"
 
 echo "== RTCP feedback in the muxer: loss recovery vs stock, PLI/FIR, statistics, restart, hostile RTCP;"
 echo "   receivers: FFmpeg's RTP demuxer and GStreamer's rtpbin (127.0.0.1)"
+# GStreamer builds its plugin registry on first use (seconds on a new
+# machine): build it now, not while the first receiver should be starting
+# (on a new machine gst-recovery lost the stream's first frames to it)
+gst-inspect-1.0 rtpbin > /dev/null 2>&1 || echo "    gst-inspect-1.0 rtpbin failed (GStreamer tests will say why)"
 for t in sdp nack budget remb recovery keyframe stats restart hostile gst-recovery gst-rtx gst-stats gst-pli gst-restart; do
     run "rtp-feedback-$t" "$top/tests/rtp/feedback.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-feedback-$t.log"
