@@ -137,8 +137,6 @@ struct FFRTPSender {
     uint64_t refused_logged;
 };
 
-
-
 static int get_socket(URLContext *h, SendSocket *sock, int *max_size)
 {
     return ff_udp_get_send_target(h, &sock->fd, &sock->connected,
