@@ -29,6 +29,7 @@
 #include "config_components.h"
 #include "libavutil/attributes.h"
 #include "libavutil/buffer.h"
+#include "libavutil/common.h"
 #include "libavutil/error.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/mem.h"
@@ -355,6 +356,9 @@ static av_always_inline const char *check_packet(LCVRTCPPacket *pkt, const uint8
             const int len = p[pos];
             if (size - pos - 1 < len)
                 return "BYE reason length past the end of the packet";
+            /* RFC 3550 6.6: only null padding to the next 32-bit boundary */
+            if (size != ((pos + 1 + len + 3) & ~3))
+                return "BYE longer than its reason and padding";
             pkt->bye.reason     = p + pos + 1;
             pkt->bye.reason_len = len;
         }
@@ -447,6 +451,17 @@ int lcv_rtcp_parse(LCVRTCPContext *ctx, const uint8_t *data, int size, int flags
 /* ------------------------------------------------------------------------
  * accessors */
 
+/* mantissa * 2^exp (TMMBR/TMMBN, REMB), saturated at UINT64_MAX: exponents
+ * reach 63, and a peer must not be able to wrap the bitrate to 0 */
+static uint64_t mantissa_exp(uint32_t mantissa, unsigned exp)
+{
+    if (!mantissa)
+        return 0;
+    if (av_log2(mantissa) + exp > 63)
+        return UINT64_MAX;
+    return (uint64_t)mantissa << exp;
+}
+
 int lcv_rtcp_tmmb_next(LCVRTCPIter *it, LCVRTCPTmmbItem *item)
 {
     uint32_t v;
@@ -455,7 +470,7 @@ int lcv_rtcp_tmmb_next(LCVRTCPIter *it, LCVRTCPTmmbItem *item)
         return 0;
     item->ssrc     = AV_RB32(it->p);
     v              = AV_RB32(it->p + 4);
-    item->bitrate  = (uint64_t)((v >> 9) & 0x1ffff) << (v >> 26);
+    item->bitrate  = mantissa_exp((v >> 9) & 0x1ffff, v >> 26);
     item->overhead = v & 0x1ff;
     it->p += 8;
     return 1;
@@ -518,7 +533,7 @@ int lcv_rtcp_remb(const LCVRTCPPacket *pkt, LCVRTCPRemb *remb)
         return 0;
     v = AV_RB24(fci + 5);
     remb->nb_ssrc = fci[4];
-    remb->bitrate = (uint64_t)(v & 0x3ffff) << (v >> 18);
+    remb->bitrate = mantissa_exp(v & 0x3ffff, v >> 18);
     remb->ssrcs   = fci + 8;
     return 1;
 }

@@ -420,7 +420,7 @@ static inline int lcv_rtcp_nack_next(LCVRTCPIter *it, uint16_t *seq)
 /** A TMMBR/TMMBN entry (RFC 5104 4.2.1.1) */
 typedef struct LCVRTCPTmmbItem {
     uint32_t ssrc;
-    uint64_t bitrate;           ///< mantissa << exp, bits per second
+    uint64_t bitrate;           ///< mantissa << exp, bits per second; UINT64_MAX if that overflows
     int overhead;               ///< measured overhead, bytes per packet
 } LCVRTCPTmmbItem;
 int lcv_rtcp_tmmb_next(LCVRTCPIter *it, LCVRTCPTmmbItem *item);
@@ -461,7 +461,7 @@ int lcv_rtcp_vbcm_next(LCVRTCPIter *it, LCVRTCPVbcmItem *item);
 
 /** REMB (draft-alvestrand-rmcat-remb) */
 typedef struct LCVRTCPRemb {
-    uint64_t bitrate;           ///< bits per second
+    uint64_t bitrate;           ///< bits per second; UINT64_MAX if mantissa << exp overflows
     int nb_ssrc;
     const uint8_t *ssrcs;       ///< nb_ssrc * 4 bytes
 } LCVRTCPRemb;

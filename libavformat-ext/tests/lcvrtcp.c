@@ -909,6 +909,76 @@ static void check_malformed(void)
     printf("malformed: %d of %d refused with the expected reason\n", ok, n);
 }
 
+/* Values a hostile peer chooses. Each datagram is RR + SDES + the packet
+ * under test, as reported against an earlier version of the library. */
+static int from_hex(uint8_t *out, int max, const char *hex)
+{
+    int n = 0;
+    for (; hex[0] && hex[1] && n < max; hex += 2)
+        sscanf(hex, "%2hhx", &out[n++]);
+    return n;
+}
+
+static void check_hostile_values(void)
+{
+    static const char tmmbr_exp63[] = /* TMMBR mantissa 2, exponent 63: wrapped to 0 */
+        "81c90007222222221111111110000003000102030000002aaabbccdd0001000081ca000622222222"
+        "010e636e616d652d32323232323232320000000083cd0004222222220000000011111111fc000428";
+    static const char remb_exp62[] = /* REMB mantissa 4, exponent 62: wrapped to 0 */
+        "81c90007222222221111111110000003000102030000002aaabbccdd0001000081ca000622222222"
+        "010e636e616d652d3232323232323232000000008fce0005222222220000000052454d4201f8000411111111";
+    static const char bye_trailing[] = /* BYE reason "x", its padding, then 8 more bytes */
+        "81c90007222222221111111110000003000102030000002aaabbccdd0001000081ca000622222222"
+        "010e636e616d652d32323232323232320000000081cb00042222222201780000deadbeefcafebabe";
+    LCVRTCPContext ctx = { 0 };
+    LCVRTCPIter it;
+    LCVRTCPTmmbItem t;
+    LCVRTCPRemb r;
+    uint8_t d[128];
+    int n;
+
+    lcv_rtcp_context_init(&ctx);
+    n = from_hex(d, sizeof(d), tmmbr_exp63);
+    CHECK(lcv_rtcp_parse(&ctx, d, n, 0) == 3 && ctx.packets[2].fmt == LCV_RTPFB_TMMBR);
+    if (ctx.nb_packets == 3) {
+        lcv_rtcp_iter_init(&it, &ctx.packets[2]);
+        CHECK(lcv_rtcp_tmmb_next(&it, &t) && t.bitrate == UINT64_MAX && t.overhead == 40);
+        printf("TMMBR 2 << 63 reads as %"PRIu64"\n", t.bitrate);
+    }
+    /* the largest exact value: mantissa 1, exponent 63 */
+    d[n - 4] = 0xfc;
+    d[n - 3] = 0x00;
+    d[n - 2] = 0x02;
+    CHECK(lcv_rtcp_parse(&ctx, d, n, 0) == 3);
+    if (ctx.nb_packets == 3) {
+        lcv_rtcp_iter_init(&it, &ctx.packets[2]);
+        CHECK(lcv_rtcp_tmmb_next(&it, &t) && t.bitrate == 1ULL << 63);
+    }
+
+    n = from_hex(d, sizeof(d), remb_exp62);
+    CHECK(lcv_rtcp_parse(&ctx, d, n, 0) == 3 && lcv_rtcp_remb(&ctx.packets[2], &r) &&
+          r.bitrate == UINT64_MAX && r.nb_ssrc == 1);
+    printf("REMB 4 << 62 reads as %"PRIu64"\n", r.bitrate);
+    /* mantissa 2, exponent 62: 2^63, exact */
+    d[n - 7] = 0xf8;
+    d[n - 6] = 0x00;
+    d[n - 5] = 0x02;
+    CHECK(lcv_rtcp_parse(&ctx, d, n, 0) == 3 && lcv_rtcp_remb(&ctx.packets[2], &r) &&
+          r.bitrate == 1ULL << 63);
+
+    n = from_hex(d, sizeof(d), bye_trailing);
+    CHECK(lcv_rtcp_parse(&ctx, d, n, 0) == AVERROR_INVALIDDATA && ctx.error &&
+          strstr(ctx.error, "BYE longer than its reason"));
+    printf("BYE with trailing bytes: %s\n", ctx.error ? ctx.error : "accepted");
+    /* the same BYE without the 8 bytes, its length fixed: accepted */
+    d[n - 17] = 2;
+    CHECK(lcv_rtcp_parse(&ctx, d, n - 8, 0) == 3 && ctx.packets[2].bye.reason_len == 1 &&
+          ctx.packets[2].bye.reason[0] == 'x');
+    /* one word more: refused */
+    d[n - 17] = 3;
+    CHECK(lcv_rtcp_parse(&ctx, d, n - 4, 0) == AVERROR_INVALIDDATA);
+}
+
 static void check_options(void)
 {
     LCVRTCPContext ctx = { 0 };
@@ -1438,6 +1508,7 @@ int main(int argc, char **argv)
     check_rebuild();
     check_roundtrip();
     check_malformed();
+    check_hostile_values();
     check_options();
     check_pool();
     check_pool_threads();
