@@ -718,4 +718,42 @@ int lcv_rtp_muxer_get_stats(struct AVFormatContext *s, int stream_index,
 int lcv_rtp_muxer_keyframe_requested(struct AVFormatContext *s, int stream_index);
 /** @} */
 
+/**
+ * @defgroup lcv_rtp_demuxer Loss recovery of FFmpeg's RTP demuxer
+ * The "sdp" and "rtsp" demuxers ask for missing packets with NACKs (when
+ * the SDP negotiates RTP/AVPF and, for an SDP input, with sdp_flags
+ * rtcp_to_source), take RFC 4588 retransmissions, and send PLI or FIR when
+ * a gap cannot be repaired in time. These calls are for the thread that
+ * reads the input.
+ * @{
+ */
+typedef struct LCVRTPReceiveStats {
+    uint32_t ssrc;              ///< of the media stream
+    uint64_t packets;           ///< RTP packets received (retransmissions included)
+    uint64_t missing;           ///< sequence numbers found missing when a later one arrived
+    uint64_t recovered;         ///< of which arrived after a NACK
+    uint64_t rtx_packets;       ///< RFC 4588 packets restored
+    uint64_t reordered;         ///< arrived late but before any NACK
+    uint64_t lost;              ///< given up: retries spent, waited too long, or skipped
+    uint64_t late;              ///< arrived after the demuxer had skipped them
+    uint64_t duplicates;        ///< arrived again, or after being given up
+    uint64_t skipped;           ///< gaps the demuxer stopped waiting for
+    uint64_t seq_jumps;         ///< jumps too large to be loss (a restart)
+    uint64_t nack_packets;      ///< NACK packets sent
+    uint64_t nacked;            ///< sequence numbers asked for (each retry counts)
+    uint64_t plis, firs;        ///< keyframe requests sent
+    uint64_t pending;           ///< numbers still pursued now
+    double   rtt_ms;            ///< smoothed NACK-to-retransmission time; -1 until measured
+    double   reorder_wait_ms;   ///< how long the demuxer now waits for a missing packet at most
+} LCVRTPReceiveStats;
+
+/**
+ * Copy the loss-recovery statistics of one stream of an sdp or rtsp input.
+ * @return 0, or AVERROR(ENOSYS) if s is not such an input or the stream is
+ *         not RTP
+ */
+int lcv_rtp_demuxer_get_stats(struct AVFormatContext *s, int stream_index,
+                              LCVRTPReceiveStats *st);
+/** @} */
+
 #endif /* AVFORMAT_LCVRTCP_H */

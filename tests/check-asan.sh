@@ -21,6 +21,7 @@ run toi420 "$b/ffmpeg/libavfilter/tests/toi420"
 run fate-ext make -C "$b/ffmpeg" -j"$jobs" fate-ext
 run cli "$top/tests/cli/toi420-cli.sh" "$b/ffmpeg/ffmpeg"
 run lcvrtcp "$b/ffmpeg/libavformat/tests/lcvrtcp"
+run rtpdec-ext "$b/ffmpeg/libavformat/tests/rtpdec_ext"
 # the fuzz corpus: the golden vectors, the regression inputs, and the
 # public janus/libwebrtc seeds from ../shared (each run once)
 mkdir -p "$b/fuzz-golden"

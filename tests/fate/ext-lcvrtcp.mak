@@ -6,3 +6,13 @@ fate-lcvrtcp: CMP = null
 
 FATE += $(FATE_LCVRTCP)
 fate-ext: $(FATE_LCVRTCP)
+
+# The RTP demuxer's loss recovery (libavformat/rtpdec_ext.c): NACKs parsed
+# back with lcv_rtcp, RTX restored byte for byte, hostile sequences bounded.
+FATE_RTPDEC_EXT += fate-rtpdec-ext
+fate-rtpdec-ext: libavformat/tests/rtpdec_ext$(EXESUF)
+fate-rtpdec-ext: CMD = run libavformat/tests/rtpdec_ext$(EXESUF)
+fate-rtpdec-ext: CMP = null
+
+FATE += $(FATE_RTPDEC_EXT)
+fate-ext: $(FATE_RTPDEC_EXT)

@@ -14,15 +14,18 @@
  *       as one unit, as a NIC's segmentation offload would keep it off the
  *       sender's CPU; without it the loopback receive path segments it in
  *       the sender's system call.
- *   rtpcap relay OUT.pcap READY SEED LOSS_PPM BURST DELAY_MS IDLE_MS TOTAL_MS IN_PORT OUT_PORT SENDER_RTCP
+ *   rtpcap relay OUT.pcap READY SEED LOSS_PPM BURST DELAY_MS IDLE_MS TOTAL_MS IN_PORT OUT_PORT SENDER_RTCP [RTX_LOSS]
  *       A lossy relay between an RTP sender and a receiver. RTP arriving on
  *       IN_PORT goes to OUT_PORT; packets are dropped LOSS_PPM per million on
  *       average, in bursts of BURST packets (1: independent losses). Which
  *       sequence numbers drop is a function of SEED and the sequence number
  *       alone, so every run with the same stream drops the same packets
- *       whatever the timing; a packet seen before (a retransmission) is not
- *       dropped again, nor is any packet of another SSRC than the first
- *       packet's (RFC 4588 retransmissions on their own SSRC). RTCP
+ *       whatever the timing. A packet seen before (a retransmission), or
+ *       of another SSRC than the first packet's (RFC 4588 retransmissions
+ *       on their own SSRC), is not dropped unless RTX_LOSS is 1: then each
+ *       one drops with the same probability, independently, as a function
+ *       of SEED, its sequence number and how often that number was seen
+ *       (a link does not know retransmissions). RTCP
  *       arriving on IN_PORT + 1 from the sender (from port SENDER_RTCP)
  *       goes to OUT_PORT + 1; RTCP from anyone else (the
  *       receiver) goes back to 127.0.0.1:SENDER_RTCP. Everything towards the receiver is delayed by DELAY_MS, so
@@ -391,13 +394,15 @@ static int relay(int argc, char **argv)
     const char *out = argv[2], *ready = argv[3];
     long loss_ppm = atol(argv[5]), burst = atol(argv[6]), delay = atol(argv[7]);
     long idle = atol(argv[8]), total = atol(argv[9]);
+    int rtx_loss = argc > 13 && atoi(argv[13]);
     int in_port = atoi(argv[10]), out_port = atoi(argv[11]), sender_port = atoi(argv[12]);
     struct sockaddr_in to_rtp = { .sin_family = AF_INET }, to_rtcp = { .sin_family = AF_INET };
     struct sockaddr_in sender_rtcp = { .sin_family = AF_INET };
     struct pollfd pfd[2];
     static uint8_t buf[MAX_DGRAM];
     long rtp_in = 0, rtp_dropped = 0, rtp_out = 0, rtcp_fwd = 0, rtcp_back = 0;
-    static uint8_t seen[65536];
+    static uint8_t seen[65536], seen_rtx[65536];
+    long rtx_dropped = 0;
     uint32_t media_ssrc = 0;
     int have_media_ssrc = 0;
     int64_t start = now_us(), last = 0, arrived_last[2] = { 0 };
@@ -507,8 +512,14 @@ static int relay(int argc, char **argv)
                         /* only the media stream loses packets: an RFC 4588
                          * RTX stream (another SSRC) passes */
                         if (ssrc == media_ssrc) {
-                            drop = !seen[seq] && dropped(seq, loss_ppm, burst);
-                            seen[seq] = 1;
+                            drop = !seen[seq] ? dropped(seq, loss_ppm, burst) :
+                                   rtx_loss && hash(seq | (uint32_t)seen[seq] << 16) % 1000000 < (uint32_t)loss_ppm;
+                            rtx_dropped += drop && seen[seq];
+                            if (seen[seq] < 255)
+                                seen[seq]++;
+                        } else if (rtx_loss) {
+                            drop = hash(seq | (uint32_t)(++seen_rtx[seq]) << 16 | 1u << 31) % 1000000 < (uint32_t)loss_ppm;
+                            rtx_dropped += drop;
                         }
                     }
                     if (drop) {
@@ -524,8 +535,8 @@ static int relay(int argc, char **argv)
         }
     }
     fclose(f);
-    printf("rtp_in %ld rtp_dropped %ld rtp_forwarded %ld rtcp_to_receiver %ld rtcp_to_sender %ld\n",
-           rtp_in, rtp_dropped, rtp_out, rtcp_fwd, rtcp_back);
+    printf("rtp_in %ld rtp_dropped %ld rtp_forwarded %ld rtcp_to_receiver %ld rtcp_to_sender %ld retransmissions_dropped %ld\n",
+           rtp_in, rtp_dropped, rtp_out, rtcp_fwd, rtcp_back, rtx_dropped);
     return 0;
 }
 

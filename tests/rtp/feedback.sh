@@ -10,41 +10,9 @@
 #       rtpjitterbuffer with do-retransmission, rtph264depay request-keyframe)
 set -eu
 build=$1 what=$2
-ffmpeg=$build/ffmpeg/ffmpeg
-stock=$build/stock/ffmpeg
-tools=$build/tests
+. "$(dirname "$0")/lib.sh"
 inputs=$build/tests/rtp-inputs
-work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 SSRC=0x12345678
-
-die() { echo "FAIL: $*" >&2; exit 1; }
-note() { echo "  $*"; }
-port() { "$tools/freeport"; }
-wait_file() { for _ in $(seq 200); do [ -e "$1" ] && return 0; sleep 0.05; done; die "timeout waiting for $1"; }
-wait_udp() {
-    local hex; hex=$(printf '%04X' "$1")
-    for _ in $(seq 200); do grep -q ":$hex 00000000:0000" /proc/net/udp && return 0; sleep 0.05; done
-    die "timeout waiting for a receiver on port $1"
-}
-md5list() { grep -v '^#' "$1" | awk -F', *' '{ print $NF }'; }
-json() { sed -n "s/.*\"$2\":\\([-0-9.e]*\\).*/\\1/p" "$1" | tail -n 1; }
-
-# ports: relay in (p_relay, +1), receiver (p_recv, +1), sender's own (p_send, +1)
-ports() {
-    p_relay=$(port); p_recv=$(port); p_send=$(port)
-    while [ "$p_recv" = "$p_relay" ]; do p_recv=$(port); done
-    while [ "$p_send" = "$p_relay" ] || [ "$p_send" = "$p_recv" ]; do p_send=$(port); done
-}
-
-# relay NAME LOSS_PPM BURST DELAY_MS [SEED]
-relay() {
-    rm -f "$work/$1.ready"
-    "$tools/rtpcap" relay "$work/$1.pcap" "$work/$1.ready" "${5:-11}" "$2" "$3" "$4" 1500 90000 \
-        "$p_relay" "$p_recv" "$((p_send + 1))" > "$work/$1.relay" &
-    relay_pid=$!
-    wait_file "$work/$1.ready"
-}
 
 # receiver NAME INPUT [OPTIONS...]: FFmpeg's demuxer on p_recv, decoding to framemd5
 receiver() {
@@ -57,8 +25,6 @@ receiver() {
     recv_pid=$!
     wait_udp "$p_recv"
 }
-
-url() { echo "rtp://127.0.0.1:$p_relay?pkt_size=1200&localrtpport=$p_send&localrtcpport=$((p_send + 1))"; }
 
 # live_sdp FILE: the SDP of the live x264 stream the PLI and restart tests send
 live_sdp() {
@@ -80,16 +46,6 @@ live_sender() {
     timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=320x240:r=25:d=$secs" \
         -c:v libx264 -preset ultrafast -tune zerolatency -g 1000 -f rtp -ssrc "$SSRC" "$@" \
         -stats_file "$work/$name.json" -stats_interval 0 "$(url)" > "$work/$name.send.log" 2>&1
-}
-
-# compare NAME INPUT: decoded frames vs the source; sets n_src n_ok
-compare() {
-    "$ffmpeg" -nostdin -v error -i "$2" -map 0 -fps_mode passthrough -f framemd5 "$work/$1.src.framemd5"
-    md5list "$work/$1.src.framemd5" > "$work/$1.src.list"
-    md5list "$work/$1.framemd5" > "$work/$1.recv.list"
-    n_src=$(wc -l < "$work/$1.src.list")
-    # frames received identical to the source frame at the same position
-    n_ok=$(paste "$work/$1.src.list" "$work/$1.recv.list" | awk '$1 == $2' | wc -l)
 }
 
 test_recovery() {

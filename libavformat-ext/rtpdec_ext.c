@@ -1,0 +1,598 @@
+/*
+ * RTP demuxer extensions: NACK generator, adaptive reorder wait, RTX
+ * reception, keyframe requests, receiver statistics
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * The receiving side of RFC 4585 for FFmpeg's RTP demuxer, in the spirit of
+ * libwebrtc's NackRequester.
+ *
+ * Every missing sequence number (unwrapped to 64 bits) is tracked in a
+ * sorted, bounded list from the moment a later packet shows the gap. All
+ * numbers due are packed into one RTCP compound (RR, SDES CNAME, one NACK
+ * with as many PID/BLP pairs as needed): a number is due when it is new
+ * and the reorder allowance has passed, or when the last request is one
+ * retry interval old. A number is given up after nack_max_retries requests
+ * or when its wait (below) is over.
+ *
+ * Round trip: FFmpeg's receiver learns nothing of the RTT from RTCP (only a
+ * sender sees LSR/DLSR come back, and stock senders answer no RFC 3611
+ * RRTR). So the RTT is measured where the receiver sees it: from the NACK
+ * to the arrival of a number that was requested exactly once (Karn's rule:
+ * a number requested twice gives an ambiguous sample). Smoothed as TCP does
+ * (RFC 6298); 100 ms until the first sample. The retry interval is
+ * srtt + max(4 rttvar, 5 ms).
+ *
+ * Reorder wait: the demuxer holds its queue for a missing packet while the
+ * generator still pursues it, that is up to nack_max_retries retry
+ * intervals, capped by max_delay (default 1 s here, against FFmpeg's 100 ms
+ * without feedback), and by 200 ms until a first retransmission has arrived
+ * (a sender that does not answer NACKs must not stall every gap for long).
+ * With no loss nothing waits; with loss the wait follows the measured RTT. A gap the demuxer skips raises a PLI (FIR where only
+ * "ccm fir" is negotiated), at most one per max(RTT, 200 ms) + 100 ms.
+ *
+ * RTX (RFC 4588): packets of the RTX payload type are restored in place
+ * into the original packet (sequence number from the OSN, payload type from
+ * apt, SSRC of the media stream) before anything else sees them.
+ *
+ * Nothing here allocates after ff_rtpdec_ext_open().
+ */
+
+#include "config.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "libavutil/avstring.h"
+#include "libavutil/intreadwrite.h"
+#include "libavutil/mem.h"
+#include "libavutil/time.h"
+
+#include "avformat.h"
+#include "lcvrtcp.h"
+#include "rtpdec.h"
+#include "rtpdec_ext.h"
+#include "rtsp.h"
+#include "url.h"
+
+#define MAX_MISSING      1024       ///< numbers tracked at once
+#define MAX_GAP          1000       ///< a larger jump is a restart, not loss
+#define MAX_NACK_SEQS    256        ///< numbers per NACK packet (< 1100 bytes)
+#define DEFAULT_RTT      100000     ///< µs, until the first sample
+#define REORDER_ALLOW    3000       ///< µs a new gap waits before its first NACK
+#define DEFAULT_MAX_WAIT 1000000    ///< µs: max_delay when the user set none
+#define NO_RTT_WAIT      200000     ///< µs: the wait before any retransmission arrived
+#define STATS_INTERVAL   5000000    ///< µs between verbose logs
+
+typedef struct Missing {
+    int64_t seq;                ///< unwrapped
+    int64_t detected;           ///< when a later packet showed the gap
+    int64_t sent;               ///< last request, 0 before the first
+    int retries;                ///< requests sent
+} Missing;
+
+struct FFRTPDecExt {
+    int nack, pli, fir;
+    int rtx_pt, rtx_apt;
+    int have_rtx_ssrc;
+    uint32_t rtx_ssrc;
+    int max_retries;
+    int64_t max_wait;           ///< µs, the cap of the reorder wait
+
+    int started;
+    int64_t highest;            ///< unwrapped highest sequence number seen
+    int bad_seq;                ///< the number that confirms a restart far behind
+    Missing miss[MAX_MISSING];  ///< sorted by seq
+    int nb_miss;
+    int64_t gave_up[MAX_MISSING]; ///< recently given-up numbers, by seq % MAX_MISSING
+
+    int64_t srtt, rttvar;       ///< µs; srtt 0 before the first sample
+    int need_keyframe;
+    int64_t last_keyframe_req;
+    uint8_t fir_seq;
+    int64_t last_log;
+
+    LCVRTPReceiveStats st;
+};
+
+static int read_pt(const char **p)
+{
+    char *end;
+    long v;
+
+    if (**p == '*') {
+        (*p)++;
+        return 256;             /* every payload type */
+    }
+    v = strtol(*p, &end, 10);
+    if (end == *p || v < 0 || v > 127)
+        return -1;
+    *p = end;
+    return v;
+}
+
+int ff_rtpdec_ext_sdp_a_line(FFRTPDecExtSdp *sdp, int media_pt, const char *line)
+{
+    const char *p;
+    int pt;
+
+    if (av_strstart(line, "rtcp-fb:", &p)) {
+        pt = read_pt(&p);
+        if (pt != media_pt && pt != 256)
+            return 1;
+        p += strspn(p, " \t");
+        sdp->seen_fb = 1;
+        if (av_strstart(p, "nack", &p)) {
+            p += strspn(p, " \t");
+            if (!*p)
+                sdp->fb |= FF_RTPDEC_FB_NACK;
+            else if (av_strstart(p, "pli", NULL))
+                sdp->fb |= FF_RTPDEC_FB_PLI;
+        } else if (av_strstart(p, "ccm", &p)) {
+            p += strspn(p, " \t");
+            if (av_strstart(p, "fir", NULL))
+                sdp->fb |= FF_RTPDEC_FB_FIR;
+        }
+        return 1;
+    }
+    if (av_strstart(line, "rtpmap:", &p)) {
+        pt = read_pt(&p);
+        p += strspn(p, " \t");
+        if (pt >= 0 && pt < 128 && pt != media_pt && !av_strncasecmp(p, "rtx/", 4)) {
+            if (!sdp->seen_rtx || sdp->rtx_pt != pt)
+                sdp->rtx_apt = -1;
+            sdp->seen_rtx = 1;
+            sdp->rtx_pt   = pt;
+            return 1;
+        }
+        return 0;
+    }
+    if (av_strstart(line, "fmtp:", &p)) {
+        const char *apt;
+        pt = read_pt(&p);
+        if (pt < 0 || pt >= 128 || pt == media_pt)
+            return 0;
+        if ((apt = strstr(p, "apt="))) {
+            int v = atoi(apt + 4);
+            if (v == media_pt) {
+                sdp->seen_rtx = 1;
+                sdp->rtx_pt   = pt;
+                sdp->rtx_apt  = v;
+                return 1;
+            }
+        }
+        return sdp->seen_rtx && pt == sdp->rtx_pt;
+    }
+    return 0;
+}
+
+int ff_rtpdec_ext_open(RTPDemuxContext *s, const FFRTPDecExtSdp *sdp,
+                       const FFRTPDecExtOpts *opts, int feedback)
+{
+    FFRTPDecExt *e;
+    int fb;
+
+    ff_rtpdec_ext_close(s);
+    if (!(e = av_mallocz(sizeof(*e))))
+        return AVERROR(ENOMEM);
+    /* RTP/AVPF without rtcp-fb lines: what FFmpeg always sent (NACK, PLI) */
+    fb = sdp->seen_fb ? sdp->fb : feedback ? FF_RTPDEC_FB_NACK | FF_RTPDEC_FB_PLI : 0;
+    if (!feedback)
+        fb = 0;
+    e->nack = opts->nack < 0 ? !!(fb & FF_RTPDEC_FB_NACK) : opts->nack;
+    e->pli  = !!(fb & FF_RTPDEC_FB_PLI);
+    e->fir  = !e->pli && (fb & FF_RTPDEC_FB_FIR);
+    e->rtx_pt  = sdp->seen_rtx && sdp->rtx_apt == s->payload_type ? sdp->rtx_pt : -1;
+    e->rtx_apt = s->payload_type;
+    e->max_retries = opts->nack_max_retries;
+    e->max_wait = opts->max_delay >= 0 ? opts->max_delay : DEFAULT_MAX_WAIT;
+    e->st.rtt_ms = -1;
+    s->ext = e;
+    av_log(s->ic, AV_LOG_VERBOSE, "RTP stream PT %d: NACK %s, %s, RTX PT %d, reorder wait at most %"PRId64" ms\n",
+           s->payload_type, e->nack ? "on" : "off", e->pli ? "PLI" : e->fir ? "FIR" : "no keyframe requests",
+           e->rtx_pt, e->max_wait / 1000);
+    return 0;
+}
+
+static void log_stats(RTPDemuxContext *s, const char *when)
+{
+    const LCVRTPReceiveStats *st = &s->ext->st;
+
+    av_log(s->ic, AV_LOG_VERBOSE,
+           "RTP receiver%s: %"PRIu64" packets, %"PRIu64" missing, %"PRIu64" recovered "
+           "(%"PRIu64" by RTX), %"PRIu64" reordered, %"PRIu64" lost, %"PRIu64" too late; "
+           "%"PRIu64" NACK packets for %"PRIu64" numbers, %"PRIu64" PLI, %"PRIu64" FIR; "
+           "RTT %.1f ms, reorder wait %.1f ms\n", when,
+           st->packets, st->missing, st->recovered, st->rtx_packets, st->reordered, st->lost,
+           st->late, st->nack_packets, st->nacked, st->plis, st->firs, st->rtt_ms,
+           st->reorder_wait_ms);
+}
+
+void ff_rtpdec_ext_close(RTPDemuxContext *s)
+{
+    if (!s->ext)
+        return;
+    if (s->ext->st.packets)
+        log_stats(s, " at the end");
+    av_freep(&s->ext);
+}
+
+int ff_rtpdec_ext_active(const RTPDemuxContext *s)
+{
+    return s->ext && (s->ext->nack || s->ext->pli || s->ext->fir);
+}
+
+static int64_t unwrap(const FFRTPDecExt *e, uint16_t seq)
+{
+    return e->highest + (int16_t)(seq - (uint16_t)e->highest);
+}
+
+/** Index of the first entry with seq >= v. */
+static int find(const FFRTPDecExt *e, int64_t v)
+{
+    int lo = 0, hi = e->nb_miss;
+    while (lo < hi) {
+        int mid = (lo + hi) >> 1;
+        if (e->miss[mid].seq < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void drop_entries(FFRTPDecExt *e, int from, int n)
+{
+    memmove(&e->miss[from], &e->miss[from + n], (e->nb_miss - from - n) * sizeof(*e->miss));
+    e->nb_miss -= n;
+}
+
+static int64_t retry_interval(const FFRTPDecExt *e)
+{
+    if (!e->srtt)
+        return DEFAULT_RTT;
+    return e->srtt + FFMAX(4 * e->rttvar, 5000);
+}
+
+/** How long the demuxer waits for a packet: every retry, within the cap;
+ *  until a retransmission has arrived (a sender that may not answer NACKs
+ *  at all), NO_RTT_WAIT at most. */
+static int64_t reorder_wait(const FFRTPDecExt *e)
+{
+    int64_t w = REORDER_ALLOW + (e->max_retries + 1) * retry_interval(e);
+    return FFMIN(w, e->srtt ? e->max_wait : FFMIN(e->max_wait, NO_RTT_WAIT));
+}
+
+static void rtt_sample(FFRTPDecExt *e, int64_t r)
+{
+    if (r <= 0)
+        return;
+    if (!e->srtt) {
+        e->srtt   = r;
+        e->rttvar = r / 2;
+    } else {
+        e->rttvar += (FFABS(e->srtt - r) - e->rttvar) / 4;
+        e->srtt   += (r - e->srtt) / 8;
+    }
+    e->st.rtt_ms = e->srtt / 1000.0;
+}
+
+static void give_up(FFRTPDecExt *e, int n)
+{
+    for (int i = 0; i < n; i++)
+        e->gave_up[e->miss[i].seq & (MAX_MISSING - 1)] = e->miss[i].seq + 1;
+    e->st.lost += n;
+    drop_entries(e, 0, n);
+}
+
+static void track(RTPDemuxContext *s, FFRTPDecExt *e, uint16_t seq, int64_t now)
+{
+    int64_t v;
+
+    e->st.packets++;
+    if (!e->started) {
+        e->started = 1;
+        e->highest = seq;
+        return;
+    }
+    v = unwrap(e, seq);
+    if (v > e->highest) {
+        int64_t gap = v - e->highest - 1;
+        if (gap > MAX_GAP) {
+            /* a restart or a hostile jump: nothing to ask for */
+            av_log(s->ic, AV_LOG_DEBUG, "RTP: sequence jump of %"PRId64", %d missing numbers dropped\n",
+                   gap, e->nb_miss);
+            e->st.lost += e->nb_miss;
+            e->nb_miss = 0;
+            e->st.seq_jumps++;
+        } else if (gap > 0 && e->nack) {
+            e->st.missing += gap;
+            if (gap > MAX_MISSING)
+                gap = MAX_MISSING;
+            if (e->nb_miss + gap > MAX_MISSING) {
+                /* bounded: the oldest go first */
+                give_up(e, e->nb_miss + gap - MAX_MISSING);
+            }
+            for (int64_t q = v - gap; q < v; q++) {
+                Missing *m = &e->miss[e->nb_miss++];
+                m->seq      = q;
+                m->detected = now;
+                m->sent     = 0;
+                m->retries  = 0;
+            }
+        } else if (gap > 0) {
+            e->st.missing += gap;
+        }
+        e->highest = v;
+    } else if (v < e->highest - MAX_GAP) {
+        /* far behind: a restart if the next packet follows it (as
+         * RFC 3550 A.1 resynchronizes), else a stray packet */
+        if (seq == e->bad_seq) {
+            av_log(s->ic, AV_LOG_DEBUG, "RTP: sequence restarted at %d\n", seq);
+            e->st.lost += e->nb_miss;
+            e->nb_miss = 0;
+            e->highest = v;
+            e->st.seq_jumps++;
+        } else {
+            e->bad_seq = (uint16_t)(seq + 1);
+            e->st.duplicates++;
+        }
+    } else {
+        int i = find(e, v);
+        if (i < e->nb_miss && e->miss[i].seq == v) {
+            const Missing *m = &e->miss[i];
+            if (m->retries) {
+                e->st.recovered++;
+                if (m->retries == 1)
+                    rtt_sample(e, now - m->sent);
+            } else {
+                e->st.reordered++;
+            }
+            drop_entries(e, i, 1);
+        } else if (e->gave_up[v & (MAX_MISSING - 1)] == v + 1) {
+            e->gave_up[v & (MAX_MISSING - 1)] = 0;     /* counted once */
+            e->st.late++;
+        } else {
+            e->st.duplicates++;
+        }
+    }
+}
+
+int ff_rtpdec_ext_packet(RTPDemuxContext *s, uint8_t *buf, int *len)
+{
+    FFRTPDecExt *e = s->ext;
+    int pt, hdr;
+
+    if (!e || *len < 12)
+        return 0;
+    pt = buf[1] & 0x7f;
+    if (e->rtx_pt >= 0 && pt == e->rtx_pt) {
+        uint32_t ssrc = AV_RB32(buf + 8);
+        hdr = 12 + 4 * (buf[0] & 0x0f);
+        if ((buf[0] & 0x10) && *len >= hdr + 4)
+            hdr += 4 + 4 * AV_RB16(buf + hdr + 2);
+        if (*len < hdr + 2 || (e->have_rtx_ssrc && ssrc != e->rtx_ssrc)) {
+            av_log(s->ic, AV_LOG_DEBUG, "RTP: RTX packet too short or of another SSRC, dropped\n");
+            return AVERROR_INVALIDDATA;
+        }
+        e->have_rtx_ssrc = 1;
+        e->rtx_ssrc = ssrc;
+        e->st.rtx_packets++;
+        /* the original sequence number replaces the RTX one, and the
+         * payload moves over the OSN */
+        AV_WB16(buf + 2, AV_RB16(buf + hdr));
+        buf[1] = (buf[1] & 0x80) | e->rtx_apt;
+        if (s->ssrc)
+            AV_WB32(buf + 8, s->ssrc);
+        memmove(buf + hdr, buf + hdr + 2, *len - hdr - 2);
+        *len -= 2;
+    } else if (pt != s->payload_type) {
+        return 0;
+    }
+    track(s, e, AV_RB16(buf + 2), av_gettime_relative());
+    return 0;
+}
+
+void ff_rtpdec_ext_skip(RTPDemuxContext *s, uint16_t seq)
+{
+    FFRTPDecExt *e = s->ext;
+    int n;
+
+    if (!e || !e->started)
+        return;
+    n = find(e, unwrap(e, seq));
+    give_up(e, n);
+    e->st.skipped++;
+    if (e->pli || e->fir)
+        e->need_keyframe = 1;
+}
+
+int64_t ff_rtpdec_ext_wait_end(RTPDemuxContext *s, int64_t first_queue_time, int64_t max_delay)
+{
+    FFRTPDecExt *e = s->ext;
+    int64_t head, end = 0;
+    int i;
+
+    if (!e || !e->nack || !s->queue)
+        return first_queue_time + max_delay;
+    head = unwrap(e, s->queue->seq);
+    /* the numbers the queue's head waits for that are still pursued */
+    for (i = find(e, unwrap(e, (uint16_t)(s->seq + 1))); i < e->nb_miss && e->miss[i].seq < head; i++) {
+        const Missing *m = &e->miss[i];
+        int64_t t = m->detected + reorder_wait(e);
+        if (m->retries >= e->max_retries)
+            t = FFMIN(t, m->sent + retry_interval(e));
+        end = FFMAX(end, t);
+    }
+    /* none pursued: skip now; a plain reorder still gets the allowance */
+    if (!end)
+        end = first_queue_time + REORDER_ALLOW;
+    return end;
+}
+
+static int send_compound(RTPDemuxContext *s, URLContext *fd, AVIOContext *pb,
+                         const uint8_t *buf, int len)
+{
+    if (fd)
+        return ffurl_write(fd, buf, len);
+    avio_write(pb, buf, len);
+    avio_flush(pb);
+    return 0;
+}
+
+int64_t ff_rtpdec_ext_feedback(RTPDemuxContext *s, URLContext *fd, AVIOContext *pb)
+{
+    FFRTPDecExt *e = s->ext;
+    uint8_t buf[1400];
+    uint16_t seqs[MAX_NACK_SEQS];
+    LCVRTCPWriter w;
+    LCVRTCPSdesItem cname;
+    int64_t now, next = INT64_MAX, wait, retry;
+    int nb = 0, i, keyframe = 0;
+    const uint32_t me = s->ssrc + 1;    /* as FFmpeg's RRs: the sender's SSRC + 1 */
+
+    if (!ff_rtpdec_ext_active(s))
+        return 0;
+    if (!fd && !pb)
+        return INT64_MAX;
+    now   = av_gettime_relative();
+    wait  = reorder_wait(e);
+    retry = retry_interval(e);
+    e->st.reorder_wait_ms = wait / 1000.0;
+
+    /* give up what waited too long or was asked for often enough */
+    for (i = 0; i < e->nb_miss; i++) {
+        const Missing *m = &e->miss[i];
+        if (now - m->detected < wait &&
+            !(m->retries >= e->max_retries && now - m->sent >= retry))
+            break;
+    }
+    if (i)
+        give_up(e, i);
+    for (i = 0; i < e->nb_miss; i++) {
+        Missing *m = &e->miss[i];
+        int64_t due = m->retries ? m->sent + retry : m->detected + REORDER_ALLOW;
+        if (m->retries >= e->max_retries) {
+            next = FFMIN(next, m->sent + retry);
+            continue;
+        }
+        if (due > now || nb == MAX_NACK_SEQS) {
+            next = FFMIN(next, due);
+            continue;
+        }
+        seqs[nb++] = m->seq;
+        m->sent = now;
+        m->retries++;
+        next = FFMIN(next, now + retry);
+    }
+    if (e->need_keyframe &&
+        now - e->last_keyframe_req >= FFMAX(e->srtt, 200000) + 100000) {
+        keyframe = 1;
+        e->need_keyframe = 0;
+        e->last_keyframe_req = now;
+    } else if (e->need_keyframe) {
+        next = FFMIN(next, e->last_keyframe_req + FFMAX(e->srtt, 200000) + 100000);
+    }
+
+    if (nb || keyframe) {
+        lcv_rtcp_writer_init(&w, buf, sizeof(buf));
+        cname.ssrc  = me;
+        cname.type  = LCV_SDES_CNAME;
+        cname.value = (const uint8_t *)s->hostname;
+        cname.len   = FFMIN(strlen(s->hostname), 255);
+        if (lcv_rtcp_write_rr(&w, me, NULL, 0) < 0 ||
+            lcv_rtcp_write_sdes(&w, &cname, 1) < 0 ||
+            (nb && lcv_rtcp_write_nack(&w, me, s->ssrc, seqs, nb) < 0))
+            return next == INT64_MAX ? next : FFMAX(next - now, 0);
+        if (keyframe && e->pli)
+            lcv_rtcp_write_pli(&w, me, s->ssrc);
+        else if (keyframe) {
+            LCVRTCPFirItem fir = { .ssrc = s->ssrc, .seq = ++e->fir_seq };
+            lcv_rtcp_write_fir(&w, LCV_PSFB_FIR, me, &fir, 1);
+        }
+        if (send_compound(s, fd, pb, buf, w.pos) >= 0) {
+            if (nb) {
+                e->st.nack_packets++;
+                e->st.nacked += nb;
+            }
+            if (keyframe)
+                *(e->pli ? &e->st.plis : &e->st.firs) += 1;
+        }
+    }
+    if (now - e->last_log >= STATS_INTERVAL) {
+        if (e->last_log)
+            log_stats(s, "");
+        e->last_log = now;
+    }
+    e->st.pending = e->nb_miss;
+    return next == INT64_MAX ? next : FFMAX(next - now, 0);
+}
+
+void ff_rtpdec_ext_get_stats(const RTPDemuxContext *s, LCVRTPReceiveStats *st)
+{
+    memset(st, 0, sizeof(*st));
+    st->rtt_ms = -1;
+    if (!s->ext)
+        return;
+    *st = s->ext->st;
+    st->ssrc            = s->ssrc;
+    st->pending         = s->ext->nb_miss;
+    st->reorder_wait_ms = reorder_wait(s->ext) / 1000.0;
+}
+
+int lcv_rtp_demuxer_get_stats(AVFormatContext *s, int stream_index, LCVRTPReceiveStats *st)
+{
+    const RTSPState *rt;
+
+    if (!s->iformat || (strcmp(s->iformat->name, "sdp") && strcmp(s->iformat->name, "rtsp")))
+        return AVERROR(ENOSYS);
+    rt = s->priv_data;
+    if (rt->transport != RTSP_TRANSPORT_RTP)
+        return AVERROR(ENOSYS);
+    for (int i = 0; i < rt->nb_rtsp_streams; i++) {
+        const RTSPStream *rtsp_st = rt->rtsp_streams[i];
+        const RTPDemuxContext *r = rtsp_st->transport_priv;
+        if (rtsp_st->stream_index != stream_index || !r || !r->ext)
+            continue;
+        ff_rtpdec_ext_get_stats(r, st);
+        return 0;
+    }
+    return AVERROR(ENOSYS);
+}
+
+int ff_rtsp_ext_feedback_all(AVFormatContext *s, int timeout_ms, int64_t wait_end)
+{
+    const RTSPState *rt = s->priv_data;
+    int64_t t = timeout_ms * 1000LL;
+
+    if (rt->transport == RTSP_TRANSPORT_RTP) {
+        for (int i = 0; i < rt->nb_rtsp_streams; i++) {
+            RTSPStream *rtsp_st = rt->rtsp_streams[i];
+            RTPDemuxContext *r = rtsp_st->transport_priv;
+            if (r && rtsp_st->rtp_handle && ff_rtpdec_ext_active(r))
+                t = FFMIN(t, ff_rtpdec_ext_feedback(r, rtsp_st->rtp_handle, NULL));
+        }
+    }
+    if (wait_end)
+        t = FFMIN(t, wait_end - av_gettime_relative());
+    if (t >= timeout_ms * 1000LL)
+        return timeout_ms;
+    return t <= 0 ? 0 : (int)((t + 999) / 1000);
+}

@@ -1,0 +1,280 @@
+/*
+ * Unit test of the RTP demuxer's loss recovery (rtpdec_ext.c): the NACKs it
+ * sends are parsed back with lcv_rtcp and compared with the numbers the
+ * test left out; RTX packets are checked byte for byte against the packet
+ * they carry; hostile sequences must keep the state bounded.
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "libavutil/intreadwrite.h"
+#include "libavutil/mem.h"
+#include "libavutil/time.h"
+#include "libavformat/avio.h"
+#include "libavformat/lcvrtcp.h"
+#include "libavformat/rtpdec.h"
+#include "libavformat/rtpdec_ext.h"
+
+#define MEDIA_SSRC 0x11223344u
+#define RTX_SSRC   0x55667788u
+
+static int failures;
+
+#define CHECK(cond) do {                                                    \
+    if (!(cond)) {                                                          \
+        printf("FAIL %s:%d: %s\n", __func__, __LINE__, #cond);              \
+        failures++;                                                         \
+    }                                                                       \
+} while (0)
+
+static int make_rtp(uint8_t *buf, int pt, uint16_t seq, uint32_t ssrc,
+                    const uint8_t *payload, int size)
+{
+    buf[0] = 0x80;
+    buf[1] = pt;
+    AV_WB16(buf + 2, seq);
+    AV_WB32(buf + 4, 90000);
+    AV_WB32(buf + 8, ssrc);
+    memcpy(buf + 12, payload, size);
+    return 12 + size;
+}
+
+static void packet(RTPDemuxContext *s, uint16_t seq)
+{
+    uint8_t buf[64];
+    int len = make_rtp(buf, 96, seq, MEDIA_SSRC, (const uint8_t *)"data", 4);
+    CHECK(ff_rtpdec_ext_packet(s, buf, &len) == 0 && len == 16);
+}
+
+/* Run the feedback step; the NACKed numbers go to seqs (sorted as sent),
+ * and whether a PLI/FIR went with them to *pli / *fir. */
+static int feedback(RTPDemuxContext *s, uint16_t *seqs, int max, int *pli, int *fir)
+{
+    AVIOContext *pb;
+    uint8_t *data = NULL;
+    LCVRTCPContext ctx = { 0 };
+    int size, n = 0;
+
+    *pli = *fir = 0;
+    if (avio_open_dyn_buf(&pb) < 0)
+        return -1;
+    ff_rtpdec_ext_feedback(s, NULL, pb);
+    size = avio_close_dyn_buf(pb, &data);
+    if (size > 0) {
+        int np = lcv_rtcp_parse(&ctx, data, size, 0);
+        CHECK(np >= 3);     /* RR, SDES, then feedback: a valid compound */
+        CHECK(size <= 1200);
+        for (int i = 0; i < ctx.nb_packets; i++) {
+            const LCVRTCPPacket *p = &ctx.packets[i];
+            LCVRTCPIter it;
+            uint16_t seq;
+            if (p->type == LCV_RTCP_RTPFB && p->fmt == LCV_RTPFB_NACK) {
+                CHECK(p->fb.media_ssrc == MEDIA_SSRC && p->ssrc == MEDIA_SSRC + 1);
+                lcv_rtcp_iter_init(&it, p);
+                while (lcv_rtcp_nack_next(&it, &seq))
+                    if (n < max)
+                        seqs[n++] = seq;
+            }
+            *pli |= p->type == LCV_RTCP_PSFB && p->fmt == LCV_PSFB_PLI;
+            *fir |= p->type == LCV_RTCP_PSFB && p->fmt == LCV_PSFB_FIR;
+        }
+        CHECK(ctx.packets[0].type == LCV_RTCP_RR && ctx.packets[1].type == LCV_RTCP_SDES);
+    }
+    av_free(data);
+    return n;
+}
+
+static int open_ctx(RTPDemuxContext *s, int fb, int max_retries)
+{
+    FFRTPDecExtSdp sdp = { 0 };
+    FFRTPDecExtOpts opts = { .nack = -1, .max_delay = -1, .nack_max_retries = max_retries };
+    static const char *lines[] = {
+        "rtpmap:97 rtx/90000", "fmtp:97 apt=96", "rtcp-fb:96 nack", "rtcp-fb:96 nack pli",
+        "rtcp-fb:96 ccm fir", "fmtp:96 packetization-mode=1",
+    };
+
+    memset(s, 0, sizeof(*s));
+    s->payload_type = 96;
+    s->ssrc = MEDIA_SSRC;
+    strcpy(s->hostname, "test");
+    for (int i = 0; i < FF_ARRAY_ELEMS(lines); i++) {
+        int consumed = ff_rtpdec_ext_sdp_a_line(&sdp, 96, lines[i]);
+        CHECK(consumed == (i < 5));     /* the media fmtp is FFmpeg's */
+    }
+    CHECK(sdp.seen_rtx && sdp.rtx_pt == 97 && sdp.rtx_apt == 96);
+    if (!fb)
+        sdp.fb = FF_RTPDEC_FB_NACK | FF_RTPDEC_FB_FIR;
+    return ff_rtpdec_ext_open(s, &sdp, &opts, 1);
+}
+
+/* Gaps across the wrap, all of them in one NACK packet, RTX restore,
+ * retries, giving up. */
+static void check_nack(void)
+{
+    RTPDemuxContext s;
+    LCVRTPReceiveStats st;
+    uint16_t seqs[600], want[600];
+    int n, nw = 0, pli, fir;
+    uint8_t buf[64], orig[64];
+    int len, olen;
+
+    int64_t t0;
+
+    CHECK(open_ctx(&s, 1, 3) == 0);
+    CHECK(ff_rtpdec_ext_active(&s));
+    /* 65500 .. 65535, 0 .. 300 with every third number from 65520 missing
+     * (the last one, 300, arrives: it shows the gap before it) */
+    t0 = av_gettime_relative();
+    for (int i = 65500; i <= 65536 + 300; i++) {
+        uint16_t seq = i;
+        if (i >= 65520 && i % 3 == 0) {
+            want[nw++] = seq;
+            continue;
+        }
+        packet(&s, seq);
+    }
+    n = feedback(&s, seqs, 600, &pli, &fir);
+    if (av_gettime_relative() - t0 < 2000)
+        CHECK(n == 0);                  /* the reorder allowance first */
+    av_usleep(5000);
+    n += feedback(&s, seqs + n, 600 - n, &pli, &fir);
+    printf("one NACK packet for %d numbers across the wrap (want %d)\n", n, nw);
+    CHECK(n == nw && !memcmp(seqs, want, nw * sizeof(*want)) && !pli && !fir);
+
+    /* an RTX packet carrying the first missing number */
+    olen = make_rtp(orig, 96, want[0], MEDIA_SSRC, (const uint8_t *)"payload!", 8);
+    {
+        uint8_t pl[10] = { want[0] >> 8, want[0] & 0xff, 'p', 'a', 'y', 'l', 'o', 'a', 'd', '!' };
+        len = make_rtp(buf, 97, 4000, RTX_SSRC, pl, 10);
+    }
+    buf[1] |= 0x80;     /* the marker bit stays */
+    orig[1] |= 0x80;
+    AV_WB32(buf + 4, 90000);
+    CHECK(ff_rtpdec_ext_packet(&s, buf, &len) == 0);
+    CHECK(len == olen && !memcmp(buf, orig, olen));
+    /* a second RTX SSRC is refused */
+    len = make_rtp(buf, 97, 4001, RTX_SSRC + 1, (const uint8_t *)"\0\1xx", 4);
+    CHECK(ff_rtpdec_ext_packet(&s, buf, &len) == AVERROR_INVALIDDATA);
+    /* too short to carry an OSN */
+    len = make_rtp(buf, 97, 4002, RTX_SSRC, (const uint8_t *)"", 1);
+    CHECK(ff_rtpdec_ext_packet(&s, buf, &len) == AVERROR_INVALIDDATA);
+
+    ff_rtpdec_ext_get_stats(&s, &st);
+    CHECK(st.recovered == 1 && st.rtx_packets == 1 && st.rtt_ms > 0 && st.rtt_ms < 1000);
+    CHECK(st.pending == nw - 1 && st.missing == nw && st.nack_packets >= 1);
+
+    /* the rest is asked for again each retry interval, 3 times in all,
+     * then given up */
+    for (int round = 0; round < 200 && st.pending; round++) {
+        av_usleep(2000);
+        feedback(&s, seqs, 600, &pli, &fir);
+        ff_rtpdec_ext_get_stats(&s, &st);
+    }
+    printf("retries: %"PRIu64" NACK packets for %"PRIu64" numbers, %"PRIu64" lost, rtt %.1f ms\n",
+           st.nack_packets, st.nacked, st.lost, st.rtt_ms);
+    CHECK(st.pending == 0 && st.lost == nw - 1);
+    /* every number 3 times (one recovered after 1); on a slow machine a
+     * number may run out of time after 2 */
+    CHECK(st.nacked <= nw + 2 * (nw - 1) && st.nacked >= nw + (nw - 1));
+
+    /* a packet after its number was given up, then again */
+    packet(&s, want[1]);
+    ff_rtpdec_ext_get_stats(&s, &st);
+    CHECK(st.late == 1 && st.duplicates == 0);
+    packet(&s, want[1]);
+    ff_rtpdec_ext_get_stats(&s, &st);
+    CHECK(st.late == 1 && st.duplicates == 1);
+    ff_rtpdec_ext_close(&s);
+    CHECK(!s.ext);
+}
+
+/* A skipped gap asks for a keyframe: PLI, or FIR where only ccm fir was
+ * negotiated; at most one per interval. */
+static void check_keyframe(void)
+{
+    RTPDemuxContext s;
+    LCVRTPReceiveStats st;
+    uint16_t seqs[16];
+    int pli, fir;
+
+    for (int fb = 1; fb >= 0; fb--) {
+        CHECK(open_ctx(&s, fb, 3) == 0);
+        packet(&s, 10);
+        packet(&s, 12);
+        ff_rtpdec_ext_skip(&s, 12);
+        feedback(&s, seqs, 16, &pli, &fir);
+        CHECK(fb ? pli && !fir : fir && !pli);
+        packet(&s, 14);
+        ff_rtpdec_ext_skip(&s, 14);
+        feedback(&s, seqs, 16, &pli, &fir);
+        CHECK(!pli && !fir);            /* rate limited */
+        ff_rtpdec_ext_get_stats(&s, &st);
+        CHECK(st.skipped == 2 && st.lost == 2 && (fb ? st.plis == 1 : st.firs == 1));
+        ff_rtpdec_ext_close(&s);
+    }
+    printf("keyframe requests: PLI with nack pli, FIR with ccm fir only, one per interval\n");
+}
+
+/* Jumps, duplicates and floods of gaps: state bounded, nothing asked for
+ * that did not go missing within the last MAX_GAP numbers. */
+static void check_hostile(void)
+{
+    RTPDemuxContext s;
+    LCVRTPReceiveStats st;
+    uint16_t seqs[300];
+    int pli, fir, n;
+    uint32_t r = 1;
+
+    CHECK(open_ctx(&s, 1, 3) == 0);
+    for (int i = 0; i < 200000; i++) {
+        r = r * 1664525 + 1013904223;
+        switch (i % 4) {
+        case 0: packet(&s, r >> 16); break;            /* anywhere */
+        case 1: packet(&s, (uint16_t)(i * 2)); break;  /* a gap every time */
+        case 2: packet(&s, (uint16_t)(i * 2)); break;  /* a duplicate */
+        case 3: packet(&s, (uint16_t)(i * 2 - 999)); break;
+        }
+        if (!(i % 10000)) {
+            n = feedback(&s, seqs, 300, &pli, &fir);
+            CHECK(n <= 256);
+        }
+    }
+    ff_rtpdec_ext_get_stats(&s, &st);
+    printf("hostile: %"PRIu64" packets, %"PRIu64" jumps, %"PRIu64" pending (at most 1024)\n",
+           st.packets, st.seq_jumps, st.pending);
+    CHECK(st.packets == 200000 && st.pending <= 1024 && st.seq_jumps > 0);
+    /* and a normal stream afterwards is followed again */
+    for (int i = 0; i < 100; i++)
+        packet(&s, 30000 + i + (i >= 50));
+    av_usleep(5000);
+    n = feedback(&s, seqs, 300, &pli, &fir);
+    CHECK(n >= 1 && seqs[n - 1] == 30050);
+    ff_rtpdec_ext_close(&s);
+}
+
+int main(void)
+{
+    check_nack();
+    check_keyframe();
+    check_hostile();
+    if (failures)
+        printf("%d check(s) failed\n", failures);
+    return !!failures;
+}

@@ -1,0 +1,56 @@
+# Helpers shared by the RTP end-to-end tests (sourced). Everything stays on
+# 127.0.0.1. Expects $build; sets ffmpeg, stock, tools, work (removed on exit).
+ffmpeg=$build/ffmpeg/ffmpeg
+stock=$build/stock/ffmpeg
+tools=$build/tests
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+
+die() { echo "FAIL: $*" >&2; exit 1; }
+note() { echo "  $*"; }
+port() { "$tools/freeport"; }
+# wait_file FILE: until FILE exists (10 s at most)
+wait_file() { for _ in $(seq 200); do [ -e "$1" ] && return 0; sleep 0.05; done; die "timeout waiting for $1"; }
+# wait_udp PORT: until some socket is bound to 127.0.0.1:PORT (10 s at most)
+wait_udp() {
+    local hex; hex=$(printf '%04X' "$1")
+    for _ in $(seq 200); do grep -q ":$hex 00000000:0000" /proc/net/udp && return 0; sleep 0.05; done
+    die "timeout waiting for a receiver on port $1"
+}
+md5list() { grep -v '^#' "$1" | awk -F', *' '{ print $NF }'; }
+# json FILE KEY: the last value of KEY in a JSON-lines file
+json() { sed -n "s/.*\"$2\":\\([-0-9.e]*\\).*/\\1/p" "$1" | tail -n 1; }
+
+# ports: relay in (p_relay, +1), receiver (p_recv, +1), sender's own (p_send, +1)
+ports() {
+    p_relay=$(port); p_recv=$(port); p_send=$(port)
+    while [ "$p_recv" = "$p_relay" ]; do p_recv=$(port); done
+    while [ "$p_send" = "$p_relay" ] || [ "$p_send" = "$p_recv" ]; do p_send=$(port); done
+}
+
+# relay NAME LOSS_PPM BURST DELAY_MS [SEED] [RTX_LOSS]: tests/net/rtpcap.c relay
+relay() {
+    rm -f "$work/$1.ready"
+    "$tools/rtpcap" relay "$work/$1.pcap" "$work/$1.ready" "${5:-11}" "$2" "$3" "$4" 1500 90000 \
+        "$p_relay" "$p_recv" "$((p_send + 1))" "${6:-0}" > "$work/$1.relay" &
+    relay_pid=$!
+    wait_file "$work/$1.ready"
+}
+
+# relay_counts NAME: sets r_in r_drop r_rtx_drop from the relay's last line
+relay_counts() {
+    local line; line=$(grep '^rtp_in' "$work/$1.relay") || die "$1: the relay printed no counts"
+    set -- $line
+    r_in=$2 r_drop=$4 r_rtx_drop=${12:-0}
+}
+
+url() { echo "rtp://127.0.0.1:$p_relay?pkt_size=1200&localrtpport=$p_send&localrtcpport=$((p_send + 1))"; }
+
+# compare NAME INPUT: decoded frames (NAME.framemd5) vs the source's; sets n_src n_ok
+compare() {
+    "$ffmpeg" -nostdin -v error -i "$2" -map 0 -fps_mode passthrough -f framemd5 "$work/$1.src.framemd5"
+    md5list "$work/$1.src.framemd5" > "$work/$1.src.list"
+    md5list "$work/$1.framemd5" > "$work/$1.recv.list"
+    n_src=$(wc -l < "$work/$1.src.list")
+    n_ok=$(paste "$work/$1.src.list" "$work/$1.recv.list" | awk '$1 == $2' | wc -l)
+}
