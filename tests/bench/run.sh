@@ -33,6 +33,11 @@ echo
 "$top/tests/bench/rtp_feedback.sh" "$build"
 
 echo
+echo "## Loss recovery in FFmpeg's RTP receiver (8 Mbit/s 1080p, ours and stock as receivers)"
+echo
+"$top/tests/bench/rtp_recovery.sh" "$build"
+
+echo
 echo "## lcv_rtcp against pion/rtcp (same run, one core)"
 echo
 "$top/tests/bench/rtcp.sh" "$build" "$shim"
