@@ -22,13 +22,7 @@ one() {
     local name=$1 bin=$2
     ports
     relay "$name" "$3" "$4" "$5" 11 1
-    "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -sdp_file "$work/$name.sdp" \
-        "rtp://127.0.0.1:$p_recv" > /dev/null
-    timeout 90 "$bin" -nostdin -v verbose -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
-        -i "$work/$name.sdp" -map 0 -fps_mode passthrough -f framemd5 "$work/$name.framemd5" \
-        2> "$work/$name.recv.log" &
-    recv_pid=$!
-    wait_udp "$p_recv"
+    receive "$name" "$bin" "$in"
     timeout 90 "$ffmpeg" -nostdin -v error -re -i "$in" -c copy -f rtp "$(url)" > /dev/null 2>&1 || true
     wait "$recv_pid" || true
     wait "$relay_pid" || true

@@ -54,3 +54,17 @@ compare() {
     n_src=$(wc -l < "$work/$1.src.list")
     n_ok=$(paste "$work/$1.src.list" "$work/$1.recv.list" | awk '$1 == $2' | wc -l)
 }
+
+# receive NAME BIN INPUT [SENDER OPTIONS...]: the SDP of INPUT sent with
+# those options, then BIN reading it on p_recv with defaults apart from
+# rtcp_to_source, decoding to NAME.framemd5 (log NAME.recv.log, verbose)
+receive() {
+    local name=$1 bin=$2 in=$3; shift 3
+    "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp "$@" -sdp_file "$work/$name.sdp" \
+        "rtp://127.0.0.1:$p_recv" > /dev/null
+    timeout 90 "$bin" -nostdin -v verbose -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
+        -i "$work/$name.sdp" -map 0 -fps_mode passthrough -f framemd5 "$work/$name.framemd5" \
+        2> "$work/$name.recv.log" &
+    recv_pid=$!
+    wait_udp "$p_recv"
+}

@@ -31,18 +31,6 @@ clip() {
     echo "$f"
 }
 
-# receive NAME BIN INPUT [OPTIONS...]: BIN's demuxer on p_recv, framemd5 out
-receive() {
-    local name=$1 bin=$2 in=$3; shift 3
-    "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp "$@" -sdp_file "$work/$name.sdp" \
-        "rtp://127.0.0.1:$p_recv" > /dev/null
-    timeout 60 "$bin" -nostdin -v verbose -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
-        -i "$work/$name.sdp" -map 0 -fps_mode passthrough -f framemd5 "$work/$name.framemd5" \
-        2> "$work/$name.recv.log" &
-    recv_pid=$!
-    wait_udp "$p_recv"
-}
-
 # run_link NAME RECEIVER_BIN INPUT [SENDER OPTIONS...]: one lossy transfer;
 # sets n_src n_ok r_in r_drop r_rtx_drop
 run_link() {
