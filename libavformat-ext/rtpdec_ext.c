@@ -67,6 +67,8 @@
 
 #include "avformat.h"
 #include "lcvrtcp.h"
+
+#if CONFIG_RTPDEC
 #include "rtpdec.h"
 #include "rtpdec_ext.h"
 #include "rtsp.h"
@@ -596,3 +598,12 @@ int ff_rtsp_ext_feedback_all(AVFormatContext *s, int timeout_ms, int64_t wait_en
         return timeout_ms;
     return t <= 0 ? 0 : (int)((t + 999) / 1000);
 }
+
+#else /* !CONFIG_RTPDEC: no RTP demuxer (e.g. --disable-network) */
+
+int lcv_rtp_demuxer_get_stats(AVFormatContext *s, int stream_index, LCVRTPReceiveStats *st)
+{
+    return AVERROR(ENOSYS);
+}
+
+#endif /* CONFIG_RTPDEC */
