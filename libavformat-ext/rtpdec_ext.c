@@ -29,8 +29,10 @@
  * numbers due are packed into one RTCP compound (RR, SDES CNAME, one NACK
  * with as many PID/BLP pairs as needed): a number is due when it is new
  * and the reorder allowance has passed, or when the last request is one
- * retry interval old. A number is given up after nack_max_retries requests
- * or when its wait (below) is over.
+ * retry interval old. A number is given up one retry interval after its
+ * nack_max_retries-th request, or when it has been held for the cap below.
+ * A copy of a packet already received is dropped before FFmpeg's reorder
+ * queue, which would hold it twice and stall behind it.
  *
  * Round trip: FFmpeg's receiver learns nothing of the RTT from RTCP (only a
  * sender sees LSR/DLSR come back, and stock senders answer no RFC 3611
@@ -45,8 +47,12 @@
  * intervals, capped by max_delay (default 1 s here, against FFmpeg's 100 ms
  * without feedback), and by 200 ms until a first retransmission has arrived
  * (a sender that does not answer NACKs must not stall every gap for long).
- * With no loss nothing waits; with loss the wait follows the measured RTT. A gap the demuxer skips raises a PLI (FIR where only
- * "ccm fir" is negotiated), at most one per max(RTT, 200 ms) + 100 ms.
+ * With no loss nothing waits; with loss the wait follows the measured RTT.
+ * While NACKs are on, the reorder queue holds 4096 packets unless
+ * reorder_queue_size is set (FFmpeg's 500 barely hold an 8 Mbit/s keyframe).
+ * A gap the demuxer skips raises a PLI (FIR where only "ccm fir" is
+ * negotiated; a depacketizer's need_keyframe too), at most one per
+ * max(RTT, 200 ms) + 100 ms.
  *
  * RTX (RFC 4588): packets of the RTX payload type are restored in place
  * into the original packet (sequence number from the OSN, payload type from
@@ -82,6 +88,7 @@
 #define DEFAULT_MAX_WAIT 1000000    ///< µs: max_delay when the user set none
 #define NO_RTT_WAIT      200000     ///< µs: the wait before any retransmission arrived
 #define STATS_INTERVAL   5000000    ///< µs between verbose logs
+#define NACK_QUEUE_SIZE  4096       ///< reorder queue default with NACKs (1 s at 40 Mbit/s of 1200-byte packets)
 
 typedef struct Missing {
     int64_t seq;                ///< unwrapped
@@ -107,6 +114,7 @@ struct FFRTPDecExt {
 
     int64_t srtt, rttvar;       ///< µs; srtt 0 before the first sample
     int need_keyframe;
+    int64_t next_due;           ///< when feedback may be due next; 0: now
     int64_t last_keyframe_req;
     uint8_t fir_seq;
     int64_t last_log;
@@ -215,8 +223,9 @@ int ff_rtpdec_ext_open(RTPDemuxContext *s, const FFRTPDecExtSdp *sdp,
 
 static void log_stats(RTPDemuxContext *s, const char *when)
 {
-    const LCVRTPReceiveStats *st = &s->ext->st;
+    LCVRTPReceiveStats stats, *st = &stats;
 
+    ff_rtpdec_ext_get_stats(s, st);
     av_log(s->ic, AV_LOG_VERBOSE,
            "RTP receiver%s: %"PRIu64" packets, %"PRIu64" missing, %"PRIu64" recovered "
            "(%"PRIu64" by RTX), %"PRIu64" reordered, %"PRIu64" lost, %"PRIu64" too late; "
@@ -273,13 +282,22 @@ static int64_t retry_interval(const FFRTPDecExt *e)
     return e->srtt + FFMAX(4 * e->rttvar, 5000);
 }
 
-/** How long the demuxer waits for a packet: every retry, within the cap;
- *  until a retransmission has arrived (a sender that may not answer NACKs
- *  at all), NO_RTT_WAIT at most. */
+/** How long the demuxer waits for a packet asked for in vain now (for the
+ *  statistics; give_up_at() decides): every retry, within the cap. */
 static int64_t reorder_wait(const FFRTPDecExt *e)
 {
-    int64_t w = REORDER_ALLOW + (e->max_retries + 1) * retry_interval(e);
+    int64_t w = REORDER_ALLOW + e->max_retries * retry_interval(e);
     return FFMIN(w, e->srtt ? e->max_wait : FFMIN(e->max_wait, NO_RTT_WAIT));
+}
+
+/** When a missing number is given up: one retry interval after its last
+ *  request, or when it has been held for the cap. */
+static int64_t give_up_at(const FFRTPDecExt *e, const Missing *m, int64_t retry)
+{
+    int64_t cap = e->srtt ? e->max_wait : FFMIN(e->max_wait, NO_RTT_WAIT);
+    if (m->retries >= e->max_retries)
+        return FFMIN(m->sent + retry, m->detected + cap);
+    return m->detected + cap;
 }
 
 static void rtt_sample(FFRTPDecExt *e, int64_t r)
@@ -294,6 +312,7 @@ static void rtt_sample(FFRTPDecExt *e, int64_t r)
         e->srtt   += (r - e->srtt) / 8;
     }
     e->st.rtt_ms = e->srtt / 1000.0;
+    e->next_due  = 0;           /* retry times changed */
 }
 
 static void give_up(FFRTPDecExt *e, int n)
@@ -304,7 +323,8 @@ static void give_up(FFRTPDecExt *e, int n)
     drop_entries(e, 0, n);
 }
 
-static void track(RTPDemuxContext *s, FFRTPDecExt *e, uint16_t seq, int64_t now)
+/** @return 1 for a duplicate the demuxer must not queue again, else 0 */
+static int track(RTPDemuxContext *s, FFRTPDecExt *e, uint16_t seq, int64_t now)
 {
     int64_t v;
 
@@ -312,7 +332,7 @@ static void track(RTPDemuxContext *s, FFRTPDecExt *e, uint16_t seq, int64_t now)
     if (!e->started) {
         e->started = 1;
         e->highest = seq;
-        return;
+        return 0;
     }
     v = unwrap(e, seq);
     if (v > e->highest) {
@@ -339,6 +359,7 @@ static void track(RTPDemuxContext *s, FFRTPDecExt *e, uint16_t seq, int64_t now)
                 m->sent     = 0;
                 m->retries  = 0;
             }
+            e->next_due = FFMIN(e->next_due, now + REORDER_ALLOW);
         } else if (gap > 0) {
             e->st.missing += gap;
         }
@@ -372,9 +393,15 @@ static void track(RTPDemuxContext *s, FFRTPDecExt *e, uint16_t seq, int64_t now)
             e->gave_up[v & (MAX_MISSING - 1)] = 0;     /* counted once */
             e->st.late++;
         } else {
+            /* a second retransmission of one number, or a copy: with NACKs
+             * on, every number not pursued at or below the highest has been
+             * handed on or queued already (FFmpeg's queue would hold it twice
+             * and stall behind it) */
             e->st.duplicates++;
+            return e->nack;
         }
     }
+    return 0;
 }
 
 int ff_rtpdec_ext_packet(RTPDemuxContext *s, uint8_t *buf, int *len)
@@ -408,8 +435,7 @@ int ff_rtpdec_ext_packet(RTPDemuxContext *s, uint8_t *buf, int *len)
     } else if (pt != s->payload_type) {
         return 0;
     }
-    track(s, e, AV_RB16(buf + 2), av_gettime_relative());
-    return 0;
+    return track(s, e, AV_RB16(buf + 2), av_gettime_relative());
 }
 
 void ff_rtpdec_ext_skip(RTPDemuxContext *s, uint16_t seq)
@@ -422,8 +448,10 @@ void ff_rtpdec_ext_skip(RTPDemuxContext *s, uint16_t seq)
     n = find(e, unwrap(e, seq));
     give_up(e, n);
     e->st.skipped++;
-    if (e->pli || e->fir)
+    if (e->pli || e->fir) {
         e->need_keyframe = 1;
+        e->next_due = 0;
+    }
 }
 
 int64_t ff_rtpdec_ext_wait_end(RTPDemuxContext *s, int64_t first_queue_time, int64_t max_delay)
@@ -436,13 +464,8 @@ int64_t ff_rtpdec_ext_wait_end(RTPDemuxContext *s, int64_t first_queue_time, int
         return first_queue_time + max_delay;
     head = unwrap(e, s->queue->seq);
     /* the numbers the queue's head waits for that are still pursued */
-    for (i = find(e, unwrap(e, (uint16_t)(s->seq + 1))); i < e->nb_miss && e->miss[i].seq < head; i++) {
-        const Missing *m = &e->miss[i];
-        int64_t t = m->detected + reorder_wait(e);
-        if (m->retries >= e->max_retries)
-            t = FFMIN(t, m->sent + retry_interval(e));
-        end = FFMAX(end, t);
-    }
+    for (i = find(e, unwrap(e, (uint16_t)(s->seq + 1))); i < e->nb_miss && e->miss[i].seq < head; i++)
+        end = FFMAX(end, give_up_at(e, &e->miss[i], retry_interval(e)));
     /* none pursued: skip now; a plain reorder still gets the allowance */
     if (!end)
         end = first_queue_time + REORDER_ALLOW;
@@ -466,44 +489,54 @@ int64_t ff_rtpdec_ext_feedback(RTPDemuxContext *s, URLContext *fd, AVIOContext *
     uint16_t seqs[MAX_NACK_SEQS];
     LCVRTCPWriter w;
     LCVRTCPSdesItem cname;
-    int64_t now, next = INT64_MAX, wait, retry;
-    int nb = 0, i, keyframe = 0;
+    int64_t now, next = INT64_MAX, retry;
+    int nb = 0, i, j, keyframe = 0;
     const uint32_t me = s->ssrc + 1;    /* as FFmpeg's RRs: the sender's SSRC + 1 */
 
     if (!ff_rtpdec_ext_active(s))
         return 0;
     if (!fd && !pb)
         return INT64_MAX;
-    now   = av_gettime_relative();
-    wait  = reorder_wait(e);
+    now = av_gettime_relative();
+    if (now - e->last_log >= STATS_INTERVAL) {
+        if (e->last_log)
+            log_stats(s, "");
+        e->last_log = now;
+    }
+    /* a depacketizer's own request (VP8's need_keyframe) */
+    if ((e->pli || e->fir) && s->handler && s->handler->need_keyframe &&
+        s->handler->need_keyframe(s->dynamic_protocol_context) && !e->need_keyframe) {
+        e->need_keyframe = 1;
+        e->next_due = 0;
+    }
+    /* called for every packet: nothing to do before the time computed last */
+    if (now < e->next_due)
+        return e->next_due - now;
     retry = retry_interval(e);
-    e->st.reorder_wait_ms = wait / 1000.0;
 
-    /* give up what waited too long or was asked for often enough */
-    for (i = 0; i < e->nb_miss; i++) {
-        const Missing *m = &e->miss[i];
-        if (now - m->detected < wait &&
-            !(m->retries >= e->max_retries && now - m->sent >= retry))
-            break;
-    }
-    if (i)
-        give_up(e, i);
-    for (i = 0; i < e->nb_miss; i++) {
-        Missing *m = &e->miss[i];
-        int64_t due = m->retries ? m->sent + retry : m->detected + REORDER_ALLOW;
-        if (m->retries >= e->max_retries) {
-            next = FFMIN(next, m->sent + retry);
+    /* one pass: give up what is over, ask for what is due, keep the rest */
+    for (i = j = 0; i < e->nb_miss; i++) {
+        Missing m = e->miss[i];
+        int64_t end = give_up_at(e, &m, retry);
+        if (now >= end) {
+            e->gave_up[m.seq & (MAX_MISSING - 1)] = m.seq + 1;
+            e->st.lost++;
             continue;
         }
-        if (due > now || nb == MAX_NACK_SEQS) {
+        next = FFMIN(next, end);
+        if (m.retries < e->max_retries) {
+            int64_t due = m.retries ? m.sent + retry : m.detected + REORDER_ALLOW;
+            if (due <= now && nb < MAX_NACK_SEQS) {
+                seqs[nb++] = m.seq;
+                m.sent = now;
+                m.retries++;
+                due = now + retry;
+            }
             next = FFMIN(next, due);
-            continue;
         }
-        seqs[nb++] = m->seq;
-        m->sent = now;
-        m->retries++;
-        next = FFMIN(next, now + retry);
+        e->miss[j++] = m;
     }
+    e->nb_miss = j;
     if (e->need_keyframe &&
         now - e->last_keyframe_req >= FFMAX(e->srtt, 200000) + 100000) {
         keyframe = 1;
@@ -538,12 +571,7 @@ int64_t ff_rtpdec_ext_feedback(RTPDemuxContext *s, URLContext *fd, AVIOContext *
                 *(e->pli ? &e->st.plis : &e->st.firs) += 1;
         }
     }
-    if (now - e->last_log >= STATS_INTERVAL) {
-        if (e->last_log)
-            log_stats(s, "");
-        e->last_log = now;
-    }
-    e->st.pending = e->nb_miss;
+    e->next_due = next;
     return next == INT64_MAX ? next : FFMAX(next - now, 0);
 }
 
@@ -577,6 +605,58 @@ int lcv_rtp_demuxer_get_stats(AVFormatContext *s, int stream_index, LCVRTPReceiv
         return 0;
     }
     return AVERROR(ENOSYS);
+}
+
+int ff_rtsp_ext_sdp_a_line(AVFormatContext *s, const char *line)
+{
+    RTSPState *rt = s->priv_data;
+    RTSPStream *rtsp_st;
+
+    if (!rt->nb_rtsp_streams)
+        return 0;
+    rtsp_st = rt->rtsp_streams[rt->nb_rtsp_streams - 1];
+    return ff_rtpdec_ext_sdp_a_line(&rtsp_st->ext_sdp, rtsp_st->sdp_payload_type, line);
+}
+
+int ff_rtsp_ext_open_stream(AVFormatContext *s, RTSPStream *rtsp_st)
+{
+    RTSPState *rt = s->priv_data;
+    RTPDemuxContext *r = rtsp_st->transport_priv;
+    /* feedback can be sent: RTSP over UDP, or an SDP input with
+     * rtcp_to_source (or custom I/O) */
+    int feedback = rtsp_st->feedback &&
+                   rt->lower_transport != RTSP_LOWER_TRANSPORT_UDP_MULTICAST &&
+                   (strcmp(s->iformat->name, "sdp") ||
+                    rt->rtsp_flags & (RTSP_FLAG_RTCP_TO_SOURCE | RTSP_FLAG_CUSTOM_IO));
+    int ret = ff_rtpdec_ext_open(r, &rtsp_st->ext_sdp, &rt->ext_opts, feedback);
+
+    if (ret < 0)
+        return ret;
+    /* FFmpeg's 500 packets hold a keyframe of 8 Mbit/s video and little
+     * more: while NACKs are pursued, the queue must hold the wait */
+    if (r->ext->nack && rt->reordering_queue_size < 0 && r->queue_size > 0)
+        r->queue_size = FFMAX(r->queue_size, NACK_QUEUE_SIZE);
+    return 0;
+}
+
+int ff_rtsp_ext_drain(AVFormatContext *s, AVPacket *pkt)
+{
+    RTSPState *rt = s->priv_data;
+
+    if (rt->transport != RTSP_TRANSPORT_RTP)
+        return AVERROR_EOF;
+    for (int i = 0; i < rt->nb_rtsp_streams; i++) {
+        RTPDemuxContext *r = rt->rtsp_streams[i]->transport_priv;
+        while (r && r->queue) {
+            /* the head of the queue, gaps skipped: each call dequeues one */
+            int ret = ff_rtp_parse_packet(r, pkt, NULL, 0);
+            if (ret == 1)
+                rt->cur_transport_priv = r;
+            if (ret >= 0)
+                return 0;
+        }
+    }
+    return AVERROR_EOF;
 }
 
 int ff_rtsp_ext_feedback_all(AVFormatContext *s, int timeout_ms, int64_t wait_end)

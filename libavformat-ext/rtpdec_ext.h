@@ -74,7 +74,8 @@ void ff_rtpdec_ext_close(struct RTPDemuxContext *s);
  * An RTP packet arrived (before the reorder queue). Restores an RTX packet
  * in place into the original packet (*len shrinks by 2) and tracks the
  * sequence number.
- * @return 0 to go on, or a negative value to drop the packet
+ * @return 0 to go on; AVERROR_INVALIDDATA (a malformed RTX packet) or 1 (a
+ *         duplicate, with NACKs on) to drop the packet
  */
 int ff_rtpdec_ext_packet(struct RTPDemuxContext *s, uint8_t *buf, int *len);
 
@@ -103,6 +104,23 @@ void ff_rtpdec_ext_get_stats(const struct RTPDemuxContext *s, LCVRTPReceiveStats
 
 /** Whether this stream's feedback is the extension's. */
 int ff_rtpdec_ext_active(const struct RTPDemuxContext *s);
+
+/** The SDP parser's a= line of the last stream: 1 if consumed (see
+ *  ff_rtpdec_ext_sdp_a_line()). */
+int ff_rtsp_ext_sdp_a_line(AVFormatContext *s, const char *line);
+
+/** ff_rtpdec_ext_open() for an RTSP/SDP stream whose RTP context is open,
+ *  with the demuxer's options; a larger reorder queue while NACKs are on
+ *  (unless reorder_queue_size is set). */
+int ff_rtsp_ext_open_stream(AVFormatContext *s, struct RTSPStream *rtsp_st);
+
+/**
+ * Every stream has sent its BYE: hand on what the reorder queues still hold
+ * (stock FFmpeg dropped it, and with it the end of the stream whenever a
+ * retransmission was still due).
+ * @return 0 with a packet, else AVERROR_EOF
+ */
+int ff_rtsp_ext_drain(AVFormatContext *s, AVPacket *pkt);
 
 /**
  * The RTSP/SDP demuxer's poll loop: send the feedback due on every stream.

@@ -173,6 +173,23 @@ void ff_rtpenc_ext_send_data(AVFormatContext *s1, const uint8_t *buf, int len, i
     s->packet_count++;
 }
 
+/* The BYE waits bye_delay, and two round trips of the slowest receiver
+ * that reported one (1 s at most): the last packets lost get their NACKs
+ * answered before the receivers stop at the BYE. */
+static int64_t bye_delay(RTPMuxContext *s)
+{
+    int64_t delay = s->ext.bye_delay;
+    LCVRTPSenderStats st;
+
+    if (!s->ext.fb)
+        return delay;
+    ff_rtpfb_get_stats(s->ext.fb, &st);
+    for (int i = 0; i < st.nb_receivers; i++)
+        if (st.receivers[i].rtt_ms > 0 && !st.receivers[i].bye)
+            delay = FFMAX(delay, FFMIN(2000 * st.receivers[i].rtt_ms + 10000, 1000000));
+    return delay;
+}
+
 void ff_rtpenc_ext_send_sr(AVFormatContext *s1, int64_t ntp_time, int bye)
 {
     RTPMuxContext *s = s1->priv_data;
@@ -186,7 +203,7 @@ void ff_rtpenc_ext_send_sr(AVFormatContext *s1, int64_t ntp_time, int bye)
          * socket (FFmpeg's rtp protocol does) and stop at the BYE: give
          * them time to read the last access unit; NACKs are still
          * answered meanwhile */
-        int64_t wait = s->ext.last_send + s->ext.bye_delay - av_gettime_relative();
+        int64_t wait = s->ext.last_send + bye_delay(s) - av_gettime_relative();
         if (wait > 0)
             av_usleep(wait);
         ntp_time = ff_ntp_time();

@@ -94,7 +94,7 @@ typedef struct FFRTPEncExt {
       3600000000LL, AV_OPT_FLAG_ENCODING_PARAM },                                       \
     { "bye", "send an RTCP BYE when the stream ends",                                  \
       offsetof(ctx, field.bye), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, AV_OPT_FLAG_ENCODING_PARAM }, \
-    { "bye_delay", "how long after the last media packet the BYE goes out at the earliest", \
+    { "bye_delay", "how long after the last media packet the BYE goes out at the earliest (at least two receiver round trips, 1 s at most)", \
       offsetof(ctx, field.bye_delay), AV_OPT_TYPE_DURATION, { .i64 = 50000 }, 0, 1000000, \
       AV_OPT_FLAG_ENCODING_PARAM }
 

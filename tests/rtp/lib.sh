@@ -48,7 +48,7 @@ url() { echo "rtp://127.0.0.1:$p_relay?pkt_size=1200&localrtpport=$p_send&localr
 
 # compare NAME INPUT: decoded frames (NAME.framemd5) vs the source's; sets n_src n_ok
 compare() {
-    "$ffmpeg" -nostdin -v error -i "$2" -map 0 -fps_mode passthrough -f framemd5 "$work/$1.src.framemd5"
+    "$ffmpeg" -nostdin -v error -y -i "$2" -map 0 -fps_mode passthrough -f framemd5 "$work/$1.src.framemd5"
     md5list "$work/$1.src.framemd5" > "$work/$1.src.list"
     md5list "$work/$1.framemd5" > "$work/$1.recv.list"
     n_src=$(wc -l < "$work/$1.src.list")
@@ -63,7 +63,7 @@ receive() {
     "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp "$@" -sdp_file "$work/$name.sdp" \
         "rtp://127.0.0.1:$p_recv" > /dev/null
     timeout 90 "$bin" -nostdin -v verbose -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
-        -i "$work/$name.sdp" -map 0 -fps_mode passthrough -f framemd5 "$work/$name.framemd5" \
+        -i "$work/$name.sdp" -map 0 -fps_mode passthrough -y -f framemd5 "$work/$name.framemd5" \
         2> "$work/$name.recv.log" &
     recv_pid=$!
     wait_udp "$p_recv"

@@ -55,10 +55,10 @@ test_link() {
     local ok=$n_ok src=$n_src
     note "ours: relay dropped $r_drop of $r_in datagrams ($r_rtx_drop of them retransmissions); $ok of $src frames intact"
     note "$(stats_line ours)"
+    [ $((ok * 100)) -ge $((src * 99)) ] || die "only $ok of $src frames intact (at least 99 % required)"
     [ "$r_drop" -gt $((r_in / 40)) ] || die "the relay dropped only $r_drop of $r_in: not the 5 % the test needs"
     [ "$r_rtx_drop" -gt 0 ] || die "no retransmission was dropped: the test tested first transmissions only"
     grep -q 'RTP receiver at the end' "$work/ours.recv.log" || die "the receiver logged no statistics"
-    [ $((ok * 100)) -ge $((src * 99)) ] || die "only $ok of $src frames intact (at least 99 % required)"
 
     run_link stock "$stock" "$in"
     note "stock FFmpeg receiver, same link: $n_ok of $n_src frames intact"
