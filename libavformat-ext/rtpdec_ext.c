@@ -100,8 +100,6 @@ typedef struct Missing {
 struct FFRTPDecExt {
     int nack, pli, fir;
     int rtx_pt, rtx_apt;
-    int have_rtx_ssrc;
-    uint32_t rtx_ssrc;
     int max_retries;
     int64_t max_wait;           ///< µs, the cap of the reorder wait
 
@@ -413,16 +411,15 @@ int ff_rtpdec_ext_packet(RTPDemuxContext *s, uint8_t *buf, int *len)
         return 0;
     pt = buf[1] & 0x7f;
     if (e->rtx_pt >= 0 && pt == e->rtx_pt) {
-        uint32_t ssrc = AV_RB32(buf + 8);
         hdr = 12 + 4 * (buf[0] & 0x0f);
         if ((buf[0] & 0x10) && *len >= hdr + 4)
             hdr += 4 + 4 * AV_RB16(buf + hdr + 2);
-        if (*len < hdr + 2 || (e->have_rtx_ssrc && ssrc != e->rtx_ssrc)) {
-            av_log(s->ic, AV_LOG_DEBUG, "RTP: RTX packet too short or of another SSRC, dropped\n");
+        /* any SSRC: as FFmpeg follows the media SSRC, a restarted sender's
+         * new RTX SSRC is followed too */
+        if (*len < hdr + 2) {
+            av_log(s->ic, AV_LOG_DEBUG, "RTP: RTX packet without an OSN, dropped\n");
             return AVERROR_INVALIDDATA;
         }
-        e->have_rtx_ssrc = 1;
-        e->rtx_ssrc = ssrc;
         e->st.rtx_packets++;
         /* the original sequence number replaces the RTX one, and the
          * payload moves over the OSN */

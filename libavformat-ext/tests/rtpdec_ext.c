@@ -172,15 +172,17 @@ static void check_nack(void)
     AV_WB32(buf + 4, 90000);
     CHECK(ff_rtpdec_ext_packet(&s, buf, &len) == 0);
     CHECK(len == olen && !memcmp(buf, orig, olen));
-    /* a second RTX SSRC is refused */
-    len = make_rtp(buf, 97, 4001, RTX_SSRC + 1, (const uint8_t *)"\0\1xx", 4);
-    CHECK(ff_rtpdec_ext_packet(&s, buf, &len) == AVERROR_INVALIDDATA);
+    /* another RTX SSRC (a restarted sender) is followed: a copy of a packet
+     * received, restored, then dropped as a copy */
+    len = make_rtp(buf, 97, 4001, RTX_SSRC + 1, (const uint8_t *)"\xff\xf0xx", 4);
+    CHECK(ff_rtpdec_ext_packet(&s, buf, &len) == 1 && len == 14 && AV_RB16(buf + 2) == 0xfff0 &&
+          buf[1] == 96 && AV_RB32(buf + 8) == MEDIA_SSRC);
     /* too short to carry an OSN */
     len = make_rtp(buf, 97, 4002, RTX_SSRC, (const uint8_t *)"", 1);
     CHECK(ff_rtpdec_ext_packet(&s, buf, &len) == AVERROR_INVALIDDATA);
 
     ff_rtpdec_ext_get_stats(&s, &st);
-    CHECK(st.recovered == 1 && st.rtx_packets == 1 && st.rtt_ms > 0 && st.rtt_ms < 1000);
+    CHECK(st.recovered == 1 && st.rtx_packets == 2 && st.rtt_ms > 0 && st.rtt_ms < 1000);
     CHECK(st.pending == nw - 1 && st.missing == nw && st.nack_packets >= 1);
 
     /* the rest is asked for again each retry interval, 3 times in all,
@@ -202,12 +204,12 @@ static void check_nack(void)
      * is dropped: FFmpeg's queue would hold it twice and stall behind it */
     CHECK(packet(&s, want[1]) == 0);
     ff_rtpdec_ext_get_stats(&s, &st);
-    CHECK(st.late == 1 && st.duplicates == 0);
+    CHECK(st.late == 1 && st.duplicates == 1);
     CHECK(packet(&s, want[1]) == 1);
     CHECK(packet(&s, 300) == 1 && packet(&s, 298) == 1);
     CHECK(packet(&s, 301) == 0);
     ff_rtpdec_ext_get_stats(&s, &st);
-    CHECK(st.late == 1 && st.duplicates == 3);
+    CHECK(st.late == 1 && st.duplicates == 4);
     ff_rtpdec_ext_close(&s);
     CHECK(!s.ext);
 }
