@@ -45,8 +45,9 @@
  * Reorder wait: the demuxer holds its queue for a missing packet while the
  * generator still pursues it, that is up to nack_max_retries retry
  * intervals, capped by max_delay (default 1 s here, against FFmpeg's 100 ms
- * without feedback), and by 200 ms until a first retransmission has arrived
- * (a sender that does not answer NACKs must not stall every gap for long).
+ * without feedback); before a first retransmission has arrived, by 500 ms,
+ * and by 200 ms once a number went unanswered (a sender that does not
+ * answer NACKs must not stall every gap for long).
  * With no loss nothing waits; with loss the wait follows the measured RTT.
  * While NACKs are on, the reorder queue holds 4096 packets unless
  * reorder_queue_size is set (FFmpeg's 500 barely hold an 8 Mbit/s keyframe).
@@ -86,7 +87,8 @@
 #define DEFAULT_RTT      100000     ///< µs, until the first sample
 #define REORDER_ALLOW    3000       ///< µs a new gap waits before its first NACK
 #define DEFAULT_MAX_WAIT 1000000    ///< µs: max_delay when the user set none
-#define NO_RTT_WAIT      200000     ///< µs: the wait before any retransmission arrived
+#define FIRST_WAIT       500000     ///< µs: the wait before any retransmission arrived
+#define NO_RTT_WAIT      200000     ///< µs: the wait once a number was given up unanswered
 #define STATS_INTERVAL   5000000    ///< µs between verbose logs
 #define NACK_QUEUE_SIZE  4096       ///< reorder queue default with NACKs (1 s at 40 Mbit/s of 1200-byte packets)
 
@@ -280,19 +282,30 @@ static int64_t retry_interval(const FFRTPDecExt *e)
     return e->srtt + FFMAX(4 * e->rttvar, 5000);
 }
 
+/** The longest a missing number is held: max_delay; before any
+ *  retransmission has arrived FIRST_WAIT (several rounds at a long RTT),
+ *  and NO_RTT_WAIT once a number has been given up unanswered (a sender
+ *  that does not answer NACKs must not stall every gap for long). */
+static int64_t hold_cap(const FFRTPDecExt *e)
+{
+    if (e->srtt)
+        return e->max_wait;
+    return FFMIN(e->max_wait, e->st.lost ? NO_RTT_WAIT : FIRST_WAIT);
+}
+
 /** How long the demuxer waits for a packet asked for in vain now (for the
  *  statistics; give_up_at() decides): every retry, within the cap. */
 static int64_t reorder_wait(const FFRTPDecExt *e)
 {
     int64_t w = REORDER_ALLOW + e->max_retries * retry_interval(e);
-    return FFMIN(w, e->srtt ? e->max_wait : FFMIN(e->max_wait, NO_RTT_WAIT));
+    return FFMIN(w, hold_cap(e));
 }
 
 /** When a missing number is given up: one retry interval after its last
  *  request, or when it has been held for the cap. */
 static int64_t give_up_at(const FFRTPDecExt *e, const Missing *m, int64_t retry)
 {
-    int64_t cap = e->srtt ? e->max_wait : FFMIN(e->max_wait, NO_RTT_WAIT);
+    int64_t cap = hold_cap(e);
     if (m->retries >= e->max_retries)
         return FFMIN(m->sent + retry, m->detected + cap);
     return m->detected + cap;

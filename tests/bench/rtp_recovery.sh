@@ -17,32 +17,67 @@ if [ ! -s "$in" ]; then
         "$in.tmp.mkv" && mv "$in.tmp.mkv" "$in"
 fi
 
-# one NAME BIN LOSS_PPM BURST DELAY_MS: prints "intact/total dropped(rtx) stats"
+# one NAME BIN LOSS_PPM BURST DELAY_MS: one transfer; sets n_src n_ok
+# r_in r_drop r_rtx_drop lat (added latency p50/p95)
 one() {
     local name=$1 bin=$2
     ports
     relay "$name" "$3" "$4" "$5" 11 1
-    receive "$name" "$bin" "$in"
+    "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -sdp_file "$work/$name.sdp" \
+        "rtp://127.0.0.1:$p_recv" > /dev/null
+    # the receiver records the stream (-c copy: decoding 1080p live would
+    # take most of this 2-core machine from the demuxer) and lists each
+    # access unit as the demuxer hands it on, stamped with the time it came
+    # out; the recording is decoded afterwards for the md5s
+    ( timeout 90 "$bin" -nostdin -v verbose -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
+        -i "$work/$name.sdp" -map 0 -c copy -y "$work/$name.nut" \
+        -map 0 -c copy -flush_packets 1 -f framecrc pipe:1 2> "$work/$name.recv.log" |
+        "$tools/rtpcap" stamp > "$work/$name.stamps" ) &
+    recv_pid=$!
+    wait_udp "$p_recv"
     timeout 90 "$ffmpeg" -nostdin -v error -re -i "$in" -c copy -f rtp "$(url)" > /dev/null 2>&1 || true
     wait "$recv_pid" || true
     wait "$relay_pid" || true
     relay_counts "$name"
+    "$ffmpeg" -nostdin -v error -y -i "$work/$name.nut" -map 0 -fps_mode passthrough \
+        -f framemd5 "$work/$name.framemd5" 2> /dev/null || true
     compare "$name" "$in"
+    lat=$(latency "$name" "$5")
+}
+
+# latency NAME DELAY_MS: "p50 / p95" ms that the receiver added to each
+# access unit: the time the demuxer handed it on, less the time its last
+# packet arrived at the relay (first transmission) plus the relay's delay.
+# Matched in order; "-" when the receiver handed on another number of them.
+# The first second is left out: the demuxer's stream probing holds it.
+latency() {
+    "$tools/rtpcap" times "$work/$1.pcap" "$p_relay" > "$work/$1.times"
+    awk -v d="$2" '
+        FNR == NR { if (!($2 in seen)) { seen[$2] = 1; if (!($3 in fa)) order[n++] = $3
+                                          if ($1 > fa[$3]) fa[$3] = $1 }
+                    next }
+        $2 !~ /^#/ { out[m++] = $1 }
+        END { if (m != n) exit 1
+              for (i = 25; i < n; i++) printf "%.1f\n", (out[i] - fa[order[i]]) / 1000 - d }
+    ' "$work/$1.times" "$work/$1.stamps" | sort -n > "$work/$1.lat" || { echo "-"; return; }
+    awk '{ v[NR] = $1 } END { if (!NR) { print "-"; exit }
+         i50 = int(NR * 0.5 + 0.5); i95 = int(NR * 0.95 + 0.5); if (i50 < 1) i50 = 1; if (i95 < 1) i95 = 1
+         printf "%s / %s", v[i50], v[i95] }' "$work/$1.lat"
 }
 
 echo "### Frames intact, 8 Mbit/s 1080p25, loss on retransmissions too (relay seed 11)"
 echo
-echo "| RTT | loss | ours → ours | ours → stock | dropped (of which retransmissions), ours | receiver: recovered / lost, NACKed, RTT |"
-echo "|--:|---|--:|--:|--:|---|"
+echo "| RTT | loss | ours → ours | ours → stock | dropped (of which retransmissions), ours | receiver: recovered / lost, NACKed, RTT | added ms p50 / p95, ours | stock |"
+echo "|--:|---|--:|--:|--:|---|--:|--:|"
 for rtt in 20 100; do
     for spec in "10000 1 1 %" "50000 1 5 %" "50000 3 5 %, bursts of 3" "100000 1 10 %"; do
         set -- $spec
         loss=$1 burst=$2; shift 2
-        one ours "$ffmpeg" "$loss" "$burst" "$rtt"
-        ours="$n_ok/$n_src" drop="$r_drop ($r_rtx_drop)"
-        st=$(grep -h 'RTP receiver at the end' "$work/ours.recv.log" | tail -n 1 |
+        one "ours-$rtt-$loss-$burst" "$ffmpeg" "$loss" "$burst" "$rtt"
+        ours="$n_ok/$n_src" drop="$r_drop ($r_rtx_drop)" ours_lat=$lat
+        st=$(grep -h 'RTP receiver at the end' "$work/ours-$rtt-$loss-$burst.recv.log" | tail -n 1 |
              sed -n 's/.* \([0-9]*\) recovered.* \([0-9]*\) lost.* for \([0-9]*\) numbers.*RTT \([0-9.-]*\) ms.*/\1 \/ \2, \3, \4 ms/p')
-        one stock "$stock" "$loss" "$burst" "$rtt"
-        echo "| $rtt ms | $* | $ours | $n_ok/$n_src | $drop | $st |"
+        one "stock-$rtt-$loss-$burst" "$stock" "$loss" "$burst" "$rtt"
+        echo "| $rtt ms | $* | $ours | $n_ok/$n_src | $drop | $st | $ours_lat | $lat |"
     done
 done

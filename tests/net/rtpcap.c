@@ -34,6 +34,13 @@
  *       packets). OUT.pcap gets every datagram
  *       the relay received, to its own port numbers. It prints "dropped SEQ"
  *       for each RTP packet dropped, and at the end one line of counts.
+ *   rtpcap times IN.pcap PORT
+ *       One line per RTP datagram sent to PORT: its arrival time (µs of
+ *       the realtime clock, the kernel's stamp), sequence number and RTP
+ *       timestamp.
+ *   rtpcap stamp
+ *       Copies stdin to stdout, each line prefixed with the realtime clock
+ *       in µs when it was read (a receiver's output, timed).
  *   rtpcap dump IN.pcap PORT [TSBASE]
  *       One line per datagram sent to PORT: its size and bytes in hex. With
  *       TSBASE, RTP timestamps are shifted so that the first one is TSBASE
@@ -540,26 +547,50 @@ static int relay(int argc, char **argv)
     return 0;
 }
 
-static int dump(int argc, char **argv)
+/* A capture this program wrote: opened past its header, or NULL. */
+static FILE *open_capture(const char *path)
 {
-    FILE *f = fopen(argv[2], "rb");
-    int port = atoi(argv[3]), norm = argc > 4;
-    uint32_t base = norm ? strtoul(argv[4], NULL, 0) : 0, first = 0;
-    int have_first = 0;
-    static uint8_t buf[MAX_DGRAM + 28];
-    uint32_t ghdr[6], rec[4];
+    FILE *f = fopen(path, "rb");
+    uint32_t ghdr[6];
 
     if (!f || fread(ghdr, sizeof(ghdr), 1, f) != 1 || ghdr[0] != 0xa1b2c3d4) {
-        fprintf(stderr, "rtpcap: %s: not a capture\n", argv[2]);
-        return 1;
+        fprintf(stderr, "rtpcap: %s: not a capture\n", path);
+        if (f)
+            fclose(f);
+        return NULL;
     }
-    while (fread(rec, sizeof(rec), 1, f) == 1) {
-        int len = rec[2], dst;
-        if (len < 28 || len > (int)sizeof(buf) || fread(buf, 1, len, f) != (size_t)len) {
-            fprintf(stderr, "rtpcap: truncated capture\n");
-            return 1;
-        }
-        dst = buf[22] << 8 | buf[23];
+    return f;
+}
+
+/* The next record into rec and buf (IPv4/UDP headers, then the datagram):
+ * its length, 0 at the end, -1 if truncated. */
+static int read_record(FILE *f, uint32_t rec[4], uint8_t *buf, int size)
+{
+    int len;
+
+    if (fread(rec, 4 * sizeof(*rec), 1, f) != 1)
+        return 0;
+    len = rec[2];
+    if (len < 28 || len > size || fread(buf, 1, len, f) != (size_t)len) {
+        fprintf(stderr, "rtpcap: truncated capture\n");
+        return -1;
+    }
+    return len;
+}
+
+static int dump(int argc, char **argv)
+{
+    FILE *f = open_capture(argv[2]);
+    int port = atoi(argv[3]), norm = argc > 4;
+    uint32_t base = norm ? strtoul(argv[4], NULL, 0) : 0, first = 0;
+    int have_first = 0, len;
+    static uint8_t buf[MAX_DGRAM + 28];
+    uint32_t rec[4];
+
+    if (!f)
+        return 1;
+    while ((len = read_record(f, rec, buf, sizeof(buf))) > 0) {
+        int dst = buf[22] << 8 | buf[23];
         if (dst != port)
             continue;
         len -= 28;
@@ -578,6 +609,37 @@ static int dump(int argc, char **argv)
             printf("%02x", buf[28 + i]);
         printf("\n");
     }
+    return len < 0;
+}
+
+static int times(int argc, char **argv)
+{
+    FILE *f = open_capture(argv[2]);
+    int port = atoi(argv[3]), len;
+    static uint8_t buf[MAX_DGRAM + 28];
+    const uint8_t *r = buf + 28;
+    uint32_t rec[4];
+
+    if (!f)
+        return 1;
+    while ((len = read_record(f, rec, buf, sizeof(buf))) > 0) {
+        if ((buf[22] << 8 | buf[23]) != port || len < 28 + 12)
+            continue;
+        printf("%lld %d %u\n", rec[0] * 1000000LL + rec[1], r[2] << 8 | r[3],
+               (uint32_t)r[4] << 24 | r[5] << 16 | r[6] << 8 | r[7]);
+    }
+    return len < 0;
+}
+
+static int stamp(void)
+{
+    static char line[65536];
+    while (fgets(line, sizeof(line), stdin)) {
+        struct timeval tv;
+        gettimeofday(&tv, NULL);
+        printf("%lld %s", tv.tv_sec * 1000000LL + tv.tv_usec, line);
+        fflush(stdout);
+    }
     return 0;
 }
 
@@ -591,6 +653,10 @@ int main(int argc, char **argv)
         return sink(argc, argv);
     if (argc >= 4 && !strcmp(argv[1], "dump"))
         return dump(argc, argv);
+    if (argc >= 4 && !strcmp(argv[1], "times"))
+        return times(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "stamp"))
+        return stamp();
     fprintf(stderr, "usage: rtpcap capture OUT READY MAXPKTS IDLE_MS TOTAL_MS PORT...\n"
                     "       rtpcap sink GRO IDLE_MS TOTAL_MS PORT...\n"
                     "       rtpcap relay OUT READY SEED LOSS_PPM BURST DELAY_MS IDLE_MS TOTAL_MS IN_PORT OUT_PORT SENDER_RTCP\n"
