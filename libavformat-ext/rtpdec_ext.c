@@ -628,19 +628,30 @@ int ff_rtsp_ext_sdp_a_line(AVFormatContext *s, const char *line)
     return ff_rtpdec_ext_sdp_a_line(&rtsp_st->ext_sdp, rtsp_st->sdp_payload_type, line);
 }
 
+void ff_rtsp_ext_note_max_delay(AVFormatContext *s)
+{
+    RTSPState *rt = s->priv_data;
+
+    rt->ext_opts.max_delay      = s->max_delay;
+    rt->ext_opts.have_max_delay = 1;
+}
+
 int ff_rtsp_ext_open_stream(AVFormatContext *s, RTSPStream *rtsp_st)
 {
     RTSPState *rt = s->priv_data;
     RTPDemuxContext *r = rtsp_st->transport_priv;
+    FFRTPDecExtOpts opts = rt->ext_opts;
     /* feedback can be sent: RTSP over UDP, or an SDP input with
      * rtcp_to_source (or custom I/O) */
     int feedback = rtsp_st->feedback &&
                    rt->lower_transport != RTSP_LOWER_TRANSPORT_UDP_MULTICAST &&
                    (strcmp(s->iformat->name, "sdp") ||
                     rt->rtsp_flags & (RTSP_FLAG_RTCP_TO_SOURCE | RTSP_FLAG_CUSTOM_IO));
-    int ret = ff_rtpdec_ext_open(r, &rtsp_st->ext_sdp, &rt->ext_opts, feedback);
+    int ret;
 
-    if (ret < 0)
+    if (!opts.have_max_delay)
+        opts.max_delay = s->max_delay;
+    if ((ret = ff_rtpdec_ext_open(r, &rtsp_st->ext_sdp, &opts, feedback)) < 0)
         return ret;
     /* FFmpeg's 500 packets hold a keyframe of 8 Mbit/s video and little
      * more: while NACKs are pursued, the queue must hold the wait */

@@ -49,6 +49,7 @@ typedef struct FFRTPDecExtSdp {
 /** Demuxer options (RTSPState), handed to each stream. */
 typedef struct FFRTPDecExtOpts {
     int nack;                   ///< -1 auto (when negotiated), 0 off, 1 on
+    int have_max_delay;         ///< max_delay below was noted before FFmpeg's default
     int64_t max_delay;          ///< the user's max_delay in µs, -1 if not set
     int nack_max_retries;
 } FFRTPDecExtOpts;
@@ -108,6 +109,10 @@ int ff_rtpdec_ext_active(const struct RTPDemuxContext *s);
 /** The SDP parser's a= line of the last stream: 1 if consumed (see
  *  ff_rtpdec_ext_sdp_a_line()). */
 int ff_rtsp_ext_sdp_a_line(AVFormatContext *s, const char *line);
+
+/** Note the user's max_delay (-1: not set) before FFmpeg fills in its
+ *  default; paths that do not (RTSP listen) leave s->max_delay as set. */
+void ff_rtsp_ext_note_max_delay(AVFormatContext *s);
 
 /** ff_rtpdec_ext_open() for an RTSP/SDP stream whose RTP context is open,
  *  with the demuxer's options; a larger reorder queue while NACKs are on
