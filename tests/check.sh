@@ -184,6 +184,9 @@ run docs-manpage sh -c "make -C '$ffb' doc/ffmpeg-filters.1 && \
 run docs-manpage-rtp sh -c "make -C '$ffb' doc/ffmpeg-formats.1 && \
     grep -q '^\.SS \"rtp\"' '$ffb/doc/ffmpeg-formats.1' && grep -q 'send_mode' '$ffb/doc/ffmpeg-formats.1' && \
     '$ffb/ffmpeg' -hide_banner -h muxer=rtp | grep -q 'base_timestamp'"
+run docs-manpage-rtp-receiver sh -c "make -C '$ffb' doc/ffmpeg-protocols.1 && \
+    grep -q 'nack_max_retries' '$ffb/doc/ffmpeg-protocols.1' && grep -q 'Loss recovery of the RTP receiver' '$ffb/doc/ffmpeg-protocols.1' && \
+    '$ffb/ffmpeg' -hide_banner -h demuxer=sdp | grep -q 'nack_max_retries'"
 
 echo "== valgrind memcheck (short runs, no leaks, no errors)"
 vg="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
