@@ -82,6 +82,13 @@ static int start_feedback(AVFormatContext *s1)
 {
     RTPMuxContext *s = s1->priv_data;
     FFRTPEncExt *e = &s->ext;
+    FFRTPSenderReportInfo sr = {
+        .ssrc           = s->ssrc,
+        .cname          = s->cname,
+        .clock_rate     = clock_rate(s1->streams[0]->codecpar),
+        .base_timestamp = s->base_timestamp,
+        .first_ntp      = s->first_rtcp_ntp_time,
+    };
     FFRTPFeedbackConfig cfg = {
         .nack            = e->nack,
         .history_ms      = e->nack_history,
@@ -95,11 +102,12 @@ static int start_feedback(AVFormatContext *s1)
         .ssrc            = s->ssrc,
         .cname           = s->cname,
         .clock_rate      = clock_rate(s1->streams[0]->codecpar),
-        .base_timestamp  = s->base_timestamp,
-        .first_ntp       = s->first_rtcp_ntp_time,
         .packet_size     = s1->packet_size,
     };
 
+    ff_rtp_sender_set_report_info(e->sender, &sr);
+    if (!e->feedback)
+        return 0;
     if (e->rtx_pt >= 0 && e->rtx_pt == s->payload_type) {
         av_log(s1, AV_LOG_ERROR, "rtx_pt %d is the media payload type; use another "
                "in [96, 127]\n", e->rtx_pt);
@@ -116,7 +124,17 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
     int min = RTP_HEADER_SIZE + min_payload(id), max = 65535 - 8, ret;
 
     if (s1->pb && s1->packet_size > 0) {
-        ret = ff_rtp_sender_open(&e->sender, s1, s1->pb, s1->packet_size, e->send_mode);
+        FFRTPSendConfig cfg = {
+            .packet_size    = s1->packet_size,
+            .mode           = e->send_mode,
+            .pace           = e->pace,
+            .pace_factor    = e->pace_factor,
+            .pace_burst     = e->pace_burst,
+            .pace_max_delay = e->pace_max_delay,
+            .bit_rate       = s1->streams[0]->codecpar->bit_rate,
+            .dscp           = e->dscp,
+        };
+        ret = ff_rtp_sender_open(&e->sender, s1, s1->pb, &cfg);
         if (ret < 0)
             return ret;
         if (!e->sender && e->send_mode != FF_RTP_SEND_AUTO)
@@ -140,10 +158,10 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
                    "dropped by routers and firewalls beyond a LAN\n",
                    s1->packet_size, mtu);
     }
-    if (e->sender && e->feedback) {
+    if (e->sender) {
         /* an RTX packet carries 2 bytes more than the original: keep it
          * within pkt_size */
-        if (e->rtx_pt >= 0)
+        if (e->feedback && e->rtx_pt >= 0)
             s1->packet_size -= 2;
         if ((ret = start_feedback(s1)) < 0) {
             ff_rtp_sender_free(&e->sender);
@@ -193,42 +211,42 @@ static int64_t bye_delay(RTPMuxContext *s)
 void ff_rtpenc_ext_send_sr(AVFormatContext *s1, int64_t ntp_time, int bye)
 {
     RTPMuxContext *s = s1->priv_data;
-    uint8_t buf[FF_RTPFB_SR_MAX_SIZE];
-    uint32_t rtp_ts;
+    FFRTPEncExt *e = &s->ext;
     uint64_t ntp;
     int ret;
 
-    if (bye && s->ext.last_send) {
+    if (bye) {
+        FFRTPSendStats st;
+        int64_t wait;
+
+        /* after the last paced packet */
+        if (ff_rtp_sender_drain(e->sender, e->pace_max_delay + 1000000) < 0)
+            av_log(s1, AV_LOG_WARNING, "the pacer still holds packets; sending the BYE\n");
         /* receivers may read RTCP before the RTP already queued on their
          * socket (FFmpeg's rtp protocol does) and stop at the BYE: give
          * them time to read the last access unit; NACKs are still
          * answered meanwhile */
-        int64_t wait = s->ext.last_send + bye_delay(s) - av_gettime_relative();
-        if (wait > 0)
+        ff_rtp_sender_get_stats(e->sender, &st);
+        if (st.last_media_send &&
+            (wait = st.last_media_send + bye_delay(s) - av_gettime_relative()) > 0)
             av_usleep(wait);
         ntp_time = ff_ntp_time();
     }
     s->last_rtcp_ntp_time = ntp_time;
-    if (s->ext.fb) {
-        /* the feedback thread sends the SRs on its own schedule, all but
+    if (e->fb) {
+        /* the feedback reader sends the SRs on its own schedule, all but
          * the first, which goes out here, before the first packet, as
          * stock FFmpeg sends it */
-        if (!bye && !ff_rtpfb_needs_first_sr(s->ext.fb))
+        if (!bye && !ff_rtpfb_needs_first_sr(e->fb))
             return;
         if (bye)
-            ff_rtpfb_stop(s->ext.fb);
+            ff_rtpfb_stop(e->fb);
     }
-    rtp_ts = av_rescale_q(ntp_time - s->first_rtcp_ntp_time, (AVRational){ 1, 1000000 },
-                          s1->streams[0]->time_base) + s->base_timestamp;
-    ntp = ff_get_formatted_ntp_time(ntp_time);
-    ret = ff_rtpfb_write_sr(buf, sizeof(buf), s->ssrc, ntp, rtp_ts, s->packet_count,
-                            s->octet_count, s->cname, bye);
-    if (ret >= 0)
-        ret = ff_rtp_sender_send_rtcp(s->ext.sender, buf, ret);
-    if (ret >= 0 && s->ext.fb && !bye)
-        ff_rtpfb_sr_sent(s->ext.fb, ntp);
-    if (ret < 0 && !s->ext.send_error)
-        s->ext.send_error = ret;
+    ret = ff_rtp_sender_send_sr(e->sender, bye, &ntp);
+    if (ret >= 0 && e->fb && !bye)
+        ff_rtpfb_sr_sent(e->fb, ntp);
+    if (ret < 0 && !e->send_error)
+        e->send_error = ret;
 }
 
 int ff_rtpenc_ext_packet_done(AVFormatContext *s1, int ret)
@@ -241,8 +259,6 @@ int ff_rtpenc_ext_packet_done(AVFormatContext *s1, int ret)
         return ret;
     err = ff_rtp_sender_flush(e->sender);
     e->access_units += err > 0;
-    if (err > 0)
-        e->last_send = av_gettime_relative();
     if (err < 0 && !e->send_error)
         e->send_error = err;
     if (e->send_error < 0) {
@@ -260,21 +276,30 @@ void ff_rtpenc_ext_close(AVFormatContext *s1)
     FFRTPEncExt *e = &s->ext;
     FFRTPSendStats st;
 
-    ff_rtpfb_free(&e->fb);
-    if (!e->sender)
+    if (!e->sender) {
+        ff_rtpfb_free(&e->fb);
         return;
+    }
+    /* the pacer's last packets still leave, with their NACKs answered */
     ff_rtp_sender_flush(e->sender);
+    ff_rtp_sender_drain(e->sender, e->pace_max_delay + 1000000);
+    ff_rtpfb_free(&e->fb);
     ff_rtp_sender_get_stats(e->sender, &st);
     av_log(s1, AV_LOG_VERBOSE, "RTP send (%s): %"PRIu64" packets, %"PRIu64" bytes, "
            "%"PRIu64" RTCP; %"PRIu64" system calls for %"PRIu64" access units "
-           "(%.2f syscalls per access unit, %"PRIu64" GSO messages); "
+           "(%.2f syscalls per access unit, %"PRIu64" GSO messages), %"PRIu64" retransmitted; "
            "EAGAIN %"PRIu64", ENOBUFS %"PRIu64", ECONNREFUSED %"PRIu64", "
            "dropped %"PRIu64", fallbacks %"PRIu64"\n",
            ff_rtp_sender_mode_name(ff_rtp_sender_mode(e->sender)),
            st.packets, st.bytes, st.rtcp_packets, st.syscalls, e->access_units,
-           e->access_units ? (double)(st.syscalls - st.rtcp_packets) / e->access_units : 0.0,
-           st.gso_messages, st.eagain, st.enobufs, st.econnrefused, st.dropped,
-           st.fallbacks);
+           e->access_units ? (double)(st.syscalls - st.rtcp_packets - st.retransmissions) / e->access_units : 0.0,
+           st.gso_messages, st.retransmissions, st.eagain, st.enobufs, st.econnrefused,
+           st.dropped, st.fallbacks);
+    if (ff_rtp_sender_paced(e->sender))
+        av_log(s1, AV_LOG_VERBOSE, "RTP pacer: %"PRIu64" bursts, last rate %.0f kbit/s, "
+               "packets waited %.1f ms (p50) %.1f ms (p95) %.1f ms (max), %"PRIu64" forced drains\n",
+               st.paced_bursts, st.pace_rate / 1000, st.delay_p50_ms, st.delay_p95_ms,
+               st.delay_max_ms, st.forced_drains);
     ff_rtp_sender_free(&e->sender);
 }
 

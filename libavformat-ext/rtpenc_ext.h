@@ -45,9 +45,18 @@ typedef struct FFRTPEncExt {
     char *stats_file;
     int bye;
     int64_t bye_delay;          ///< µs the BYE waits after the last media send
-    int64_t last_send;          ///< av_gettime_relative() of the last media send
+    int pace;
+    double pace_factor;
+    int pace_burst;             ///< bytes
+    int64_t pace_max_delay;     ///< µs
+    int dscp;
     FFRTPFeedback *fb;
 } FFRTPEncExt;
+
+/* the pacer's defaults, chosen from tests/bench/rtp_pacing.sh (README) */
+#define FF_RTPENC_PACE_FACTOR    2.5
+#define FF_RTPENC_PACE_BURST     16384
+#define FF_RTPENC_PACE_MAX_DELAY 200000
 
 #define FF_RTPENC_EXT_OPTS(ctx, field)                                                 \
     { "send_mode", "how RTP packets are handed to the kernel",                         \
@@ -96,7 +105,20 @@ typedef struct FFRTPEncExt {
       offsetof(ctx, field.bye), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, AV_OPT_FLAG_ENCODING_PARAM }, \
     { "bye_delay", "how long after the last media packet the BYE goes out at the earliest (at least two receiver round trips, 1 s at most)", \
       offsetof(ctx, field.bye_delay), AV_OPT_TYPE_DURATION, { .i64 = 50000 }, 0, 1000000, \
-      AV_OPT_FLAG_ENCODING_PARAM }
+      AV_OPT_FLAG_ENCODING_PARAM },                                                     \
+    { "pace", "spread each access unit over time instead of sending it at line rate",  \
+      offsetof(ctx, field.pace), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, AV_OPT_FLAG_ENCODING_PARAM }, \
+    { "pace_factor", "pacing rate as a multiple of the media rate (the last second's, or the encoder's bit rate)", \
+      offsetof(ctx, field.pace_factor), AV_OPT_TYPE_DOUBLE, { .dbl = FF_RTPENC_PACE_FACTOR }, 1, 100, \
+      AV_OPT_FLAG_ENCODING_PARAM },                                                     \
+    { "pace_burst", "bytes the pacer may send back to back",                           \
+      offsetof(ctx, field.pace_burst), AV_OPT_TYPE_INT, { .i64 = FF_RTPENC_PACE_BURST }, 1, 1 << 20, \
+      AV_OPT_FLAG_ENCODING_PARAM },                                                     \
+    { "pace_max_delay", "longest a packet waits in the pacer: beyond, it sends faster than pace_factor", \
+      offsetof(ctx, field.pace_max_delay), AV_OPT_TYPE_DURATION, { .i64 = FF_RTPENC_PACE_MAX_DELAY }, \
+      1000, 10000000, AV_OPT_FLAG_ENCODING_PARAM },                                    \
+    { "dscp", "DSCP of the RTP and RTCP packets (IPv4 TOS or IPv6 traffic class), -1: leave it", \
+      offsetof(ctx, field.dscp), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, 63, AV_OPT_FLAG_ENCODING_PARAM }
 
 /**
  * Check the packet size against the network and the codec, warn about

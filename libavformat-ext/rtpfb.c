@@ -20,15 +20,18 @@
 
 /**
  * @file
- * One thread per RTP muxer reads the RTCP socket with poll(), so a NACK is
- * answered as soon as it arrives, between frames too. It parses with
+ * The sender's thread (rtpsend.c) reads the RTCP socket with poll() and
+ * hands each datagram here, so a NACK is answered as soon as it arrives,
+ * between frames too, and ahead of the media the pacer holds. It parses with
  * lcv_rtcp (a pooled context: no allocation), keeps per-receiver statistics
  * from report blocks, REMB and transport-cc, answers NACKs from the history,
  * raises keyframe requests on PLI and new FIRs, and sends the SRs on the
- * RFC 3550 schedule (or a fixed interval), packets or not.
+ * RFC 3550 schedule (or a fixed interval), packets or not. Everything it
+ * sends leaves through the sender (one error policy, one set of counters);
+ * the SR is built there.
  *
- * The history holds the references the send path hands over after each
- * flush (rtpsend.c), in send order, so sequence number n sits at
+ * The history holds the references the send path hands over as packets
+ * leave (after the pacer, if it paces), in send order, so sequence number n sits at
  * (n - first) from the oldest entry. Entries leave it when older than
  * history_ms or when it is full; their buffers go back to the send path's
  * pool. A retransmission is sent from the history's buffer under the lock
@@ -58,16 +61,8 @@
 #include "internal.h"
 #include "rtpfb.h"
 
-#if CONFIG_NETWORK
-#include "network.h"
-#if HAVE_POLL_H
-#include <poll.h>
-#endif
-#endif
-
 #define HIST_MAX_PACKETS 32768
 #define HIST_MAX_BYTES   (64 << 20)
-#define RTCP_MAX_SIZE    1500
 
 typedef struct HistEntry {
     AVBufferRef *buf;
@@ -93,13 +88,7 @@ struct FFRTPFeedback {
     FFRTPFeedbackConfig cfg;
     char *cname;
     AVIOContext *stats_file;
-    int rtp_fd, rtcp_fd;
-    const struct sockaddr *rtp_dest, *rtcp_dest;
-    int rtp_dest_len, rtcp_dest_len;
-
-    pthread_t thread;
-    int thread_started;
-    int stop_pipe[2];
+    int attached;               ///< a client of the sender's thread
     pthread_mutex_t lock;
     int lock_init;
 
@@ -129,61 +118,10 @@ struct FFRTPFeedback {
     LCVRTCPPool *pool;
     AVLFG lfg;
     uint8_t *rtx_buf;
-    uint8_t rtcp_in[RTCP_MAX_SIZE];
     int64_t malformed_log_time;
 };
 
-int ff_rtpfb_write_sr(uint8_t *buf, int size, uint32_t ssrc, uint64_t ntp,
-                      uint32_t rtp_ts, uint32_t packets, uint32_t octets,
-                      const char *cname, int bye)
-{
-    LCVRTCPWriter w;
-    int ret;
-
-    lcv_rtcp_writer_init(&w, buf, size);
-    ret = lcv_rtcp_write_sr(&w, ssrc, ntp, rtp_ts, packets, octets, NULL, 0);
-    if (ret >= 0 && cname) {
-        LCVRTCPSdesItem item = {
-            .ssrc  = ssrc,
-            .type  = LCV_SDES_CNAME,
-            .value = (const uint8_t *)cname,
-            .len   = FFMIN(strlen(cname), 255),
-        };
-        ret = lcv_rtcp_write_sdes(&w, &item, 1);
-    }
-    if (ret >= 0 && bye)
-        ret = lcv_rtcp_write_bye(&w, &ssrc, 1, NULL);
-    return ret < 0 ? ret : lcv_rtcp_writer_finish(&w, 4);
-}
-
 #if CONFIG_NETWORK
-/** Send one datagram from the feedback thread; refusals are counted. */
-static int send_dgram(FFRTPFeedback *fb, int rtcp, const uint8_t *buf, int len)
-{
-    int fd = rtcp ? fb->rtcp_fd : fb->rtp_fd;
-    const struct sockaddr *dest = rtcp ? fb->rtcp_dest : fb->rtp_dest;
-    int dest_len = rtcp ? fb->rtcp_dest_len : fb->rtp_dest_len;
-
-    for (int tries = 0; tries < 4; tries++) {
-        int ret = dest ? sendto(fd, buf, len, 0, dest, dest_len)
-                       : send(fd, buf, len, 0);
-        if (ret >= 0)
-            return 0;
-        if (errno == ECONNREFUSED) {
-            fb->st.econnrefused++;
-            continue;
-        }
-        if (errno == EINTR)
-            continue;
-        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS) {
-            av_usleep(200);
-            continue;
-        }
-        return AVERROR(errno);
-    }
-    return AVERROR(EAGAIN);
-}
-
 /* ---- history (called from the muxer thread through the send path) ---- */
 
 static void hist_pop(FFRTPFeedback *fb)
@@ -337,9 +275,9 @@ static void retransmit(FFRTPFeedback *fb, uint16_t seq, int64_t now)
         AV_WB32(p + 8, fb->cfg.rtx_ssrc);
         AV_WB16(p + 12, seq);
         memcpy(p + 14, e->buf->data + 12, e->size - 12);
-        ret = send_dgram(fb, 0, p, len);
+        ret = ff_rtp_sender_send_now(fb->sender, p, len);
     } else {
-        ret = send_dgram(fb, 0, e->buf->data, e->size);
+        ret = ff_rtp_sender_send_now(fb->sender, e->buf->data, e->size);
     }
     if (ret >= 0) {
         fb->st.retransmitted++;
@@ -498,15 +436,10 @@ static int64_t rtcp_interval(FFRTPFeedback *fb, int initial)
 
 static void send_sr(FFRTPFeedback *fb, int64_t now)
 {
-    uint8_t buf[FF_RTPFB_SR_MAX_SIZE];
-    int64_t ntp_us = ff_ntp_time();
-    uint64_t ntp = ff_get_formatted_ntp_time(ntp_us);
-    uint32_t rtp_ts = av_rescale(ntp_us - fb->cfg.first_ntp, fb->cfg.clock_rate, 1000000) +
-                      fb->cfg.base_timestamp;
-    int ret = ff_rtpfb_write_sr(buf, sizeof(buf), fb->cfg.ssrc, ntp, rtp_ts,
-                                fb->st.packets, fb->st.octets, fb->cname, 0);
+    uint64_t ntp;
+    int ret = ff_rtp_sender_send_sr(fb->sender, 0, &ntp);
 
-    if (ret >= 0 && send_dgram(fb, 1, buf, ret) >= 0) {
+    if (ret >= 0) {
         fb->sr_mid[fb->sr_idx++ % FF_ARRAY_ELEMS(fb->sr_mid)] = ntp >> 16;
         fb->st.sr_sent++;
         fb->avg_rtcp_size += (ret + 28 - fb->avg_rtcp_size) / 16;
@@ -516,16 +449,25 @@ static void send_sr(FFRTPFeedback *fb, int64_t now)
 static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
 {
     const LCVRTPSenderStats *st = &fb->st;
+    FFRTPSendStats ss;
     char line[4096];
     int n;
+
+    ff_rtp_sender_get_stats(fb->sender, &ss);
 
     av_log(fb->logctx, AV_LOG_VERBOSE,
            "RTCP%s: %"PRIu64" packets sent, %"PRIu64" SRs; %"PRIu64" RTCP in (%"PRIu64" malformed); "
            "NACKs %"PRIu64" for %"PRIu64" packets: %"PRIu64" resent, %"PRIu64" not in history, "
            "%"PRIu64" over budget; PLI %"PRIu64", FIR %"PRIu64", keyframe requests %"PRIu64"\n",
-           final ? " (final)" : "", st->packets, st->sr_sent, st->rtcp_received, st->rtcp_malformed,
+           final ? " (final)" : "", ss.packets, st->sr_sent, st->rtcp_received, st->rtcp_malformed,
            st->nack_packets, st->nacked, st->retransmitted, st->nack_missed,
            st->nack_rate_limited, st->pli, st->fir, st->keyframe_requests);
+    if (ss.paced_bursts)
+        av_log(fb->logctx, AV_LOG_VERBOSE,
+               "RTP pacer%s: %.0f kbit/s, packets waited %.1f ms (p50) %.1f ms (p95) %.1f ms (max), "
+               "%"PRIu64" bursts, %"PRIu64" forced drains\n", final ? " (final)" : "",
+               ss.pace_rate / 1000, ss.delay_p50_ms, ss.delay_p95_ms, ss.delay_max_ms,
+               ss.paced_bursts, ss.forced_drains);
     for (int i = 0; i < st->nb_receivers; i++) {
         const LCVRTPReceiverStats *r = &st->receivers[i];
         av_log(fb->logctx, AV_LOG_VERBOSE,
@@ -541,11 +483,16 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
                  "\"sr_sent\":%"PRIu64",\"rtcp_received\":%"PRIu64",\"rtcp_malformed\":%"PRIu64","
                  "\"nack_packets\":%"PRIu64",\"nacked\":%"PRIu64",\"retransmitted\":%"PRIu64","
                  "\"retransmitted_octets\":%"PRIu64",\"nack_missed\":%"PRIu64",\"nack_rate_limited\":%"PRIu64","
-                 "\"pli\":%"PRIu64",\"fir\":%"PRIu64",\"keyframe_requests\":%"PRIu64",\"final\":%s,\"receivers\":[",
-                 now, st->ssrc, st->packets, st->octets, st->sr_sent, st->rtcp_received,
+                 "\"pli\":%"PRIu64",\"fir\":%"PRIu64",\"keyframe_requests\":%"PRIu64","
+                 "\"pace_rate\":%.0f,\"pace_delay_p50_ms\":%.2f,\"pace_delay_p95_ms\":%.2f,"
+                 "\"pace_delay_max_ms\":%.2f,\"pace_bursts\":%"PRIu64",\"pace_forced_drains\":%"PRIu64","
+                 "\"send_syscalls\":%"PRIu64",\"final\":%s,\"receivers\":[",
+                 now, st->ssrc, ss.packets, ss.payload_bytes, st->sr_sent, st->rtcp_received,
                  st->rtcp_malformed, st->nack_packets, st->nacked, st->retransmitted,
                  st->retransmitted_octets, st->nack_missed, st->nack_rate_limited, st->pli,
-                 st->fir, st->keyframe_requests, final ? "true" : "false");
+                 st->fir, st->keyframe_requests, ss.pace_rate, ss.delay_p50_ms, ss.delay_p95_ms,
+                 ss.delay_max_ms, ss.paced_bursts, ss.forced_drains, ss.syscalls,
+                 final ? "true" : "false");
     for (int i = 0; i < st->nb_receivers && n < sizeof(line); i++) {
         const LCVRTPReceiverStats *r = &st->receivers[i];
         n += snprintf(line + n, sizeof(line) - n,
@@ -566,75 +513,51 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
     }
 }
 
-static void *feedback_thread(void *arg)
+/* ---- callbacks from the sender's thread ---- */
+
+static void on_rtcp(void *opaque, const uint8_t *buf, int len, int64_t now)
 {
-    FFRTPFeedback *fb = arg;
-    struct pollfd p[2] = {
-        { .fd = fb->rtcp_fd,      .events = POLLIN },
-        { .fd = fb->stop_pipe[0], .events = POLLIN },
-    };
+    FFRTPFeedback *fb = opaque;
 
-    ff_thread_setname("rtcp-fb");
-    for (;;) {
-        int64_t now = av_gettime_relative(), wait;
-        int ret;
+    pthread_mutex_lock(&fb->lock);
+    handle_datagram(fb, buf, len, now);
+    pthread_mutex_unlock(&fb->lock);
+}
 
-        pthread_mutex_lock(&fb->lock);
-        if (fb->st.packets && !fb->next_sr) {
-            send_sr(fb, now);           /* the first SR, with the first packets */
-            fb->next_sr = now + rtcp_interval(fb, 1);
-        } else if (fb->next_sr && now >= fb->next_sr) {
-            send_sr(fb, now);
-            fb->next_sr = now + rtcp_interval(fb, 0);
-        }
-        if (fb->cfg.stats_interval > 0 && now >= fb->next_stats) {
-            if (fb->next_stats)
-                write_stats(fb, now, 0);
-            fb->next_stats = now + fb->cfg.stats_interval;
-        }
-        wait = fb->next_sr ? fb->next_sr - now : 20000;
-        if (fb->cfg.stats_interval > 0)
-            wait = FFMIN(wait, fb->next_stats - now);
-        pthread_mutex_unlock(&fb->lock);
+static int64_t on_tick(void *opaque, int64_t now)
+{
+    FFRTPFeedback *fb = opaque;
+    int64_t next;
 
-        ret = poll(p, 2, FFMAX(1, (int)FFMIN(wait / 1000 + 1, 1000)));
-        if (ret < 0 && errno != EINTR)
-            break;
-        if (p[1].revents)
-            break;
-        if (p[0].revents & POLLIN) {
-            /* drain whatever is there */
-            for (int i = 0; i < 64; i++) {
-                int len = recv(fb->rtcp_fd, fb->rtcp_in, sizeof(fb->rtcp_in), MSG_DONTWAIT);
-                if (len < 0) {
-                    if (errno == ECONNREFUSED) {
-                        pthread_mutex_lock(&fb->lock);
-                        fb->st.econnrefused++;
-                        pthread_mutex_unlock(&fb->lock);
-                        continue;
-                    }
-                    break;
-                }
-                pthread_mutex_lock(&fb->lock);
-                handle_datagram(fb, fb->rtcp_in, len, av_gettime_relative());
-                pthread_mutex_unlock(&fb->lock);
-            }
-        } else if (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
-            /* a pending socket error (ICMP): consume it */
-            int err = 0;
-            socklen_t l = sizeof(err);
-            getsockopt(fb->rtcp_fd, SOL_SOCKET, SO_ERROR, &err, &l);
-            if (p[0].revents & POLLNVAL)
-                break;
-        }
+    pthread_mutex_lock(&fb->lock);
+    if (fb->st.packets && !fb->next_sr) {
+        send_sr(fb, now);           /* the first SR, with the first packets */
+        fb->next_sr = now + rtcp_interval(fb, 1);
+    } else if (fb->next_sr && now >= fb->next_sr) {
+        send_sr(fb, now);
+        fb->next_sr = now + rtcp_interval(fb, 0);
     }
-    return NULL;
+    if (fb->cfg.stats_interval > 0 && now >= fb->next_stats) {
+        if (fb->next_stats)
+            write_stats(fb, now, 0);
+        fb->next_stats = now + fb->cfg.stats_interval;
+    }
+    next = fb->next_sr ? fb->next_sr : now + 20000;
+    if (fb->cfg.stats_interval > 0)
+        next = FFMIN(next, fb->next_stats);
+    pthread_mutex_unlock(&fb->lock);
+    return next;
 }
 
 int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
                    const FFRTPFeedbackConfig *cfg)
 {
     FFRTPFeedback *fb;
+    FFRTPSenderClient client = {
+        .sent = on_sent,
+        .rtcp = on_rtcp,
+        .tick = on_tick,
+    };
     int ret;
 
     *pfb = NULL;
@@ -645,7 +568,6 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
     fb->cfg          = *cfg;
     fb->cfg.cname    = NULL;
     fb->cfg.stats_file = NULL;
-    fb->stop_pipe[0] = fb->stop_pipe[1] = -1;
     fb->st.ssrc      = cfg->ssrc;
     fb->hist_media_limit = FFMIN((int64_t)cfg->history_ms * cfg->clock_rate / 1000, INT32_MAX);
     fb->avg_rtcp_size = 28 + 28;
@@ -654,8 +576,6 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
     fb->rtx_seq = av_lfg_get(&fb->lfg) & 0x0fff;
     if (fb->cfg.rtx_pt >= 0 && !fb->cfg.rtx_ssrc)
         fb->cfg.rtx_ssrc = av_lfg_get(&fb->lfg);
-    ff_rtp_sender_socket(sender, 0, &fb->rtp_fd, &fb->rtp_dest, &fb->rtp_dest_len);
-    ff_rtp_sender_socket(sender, 1, &fb->rtcp_fd, &fb->rtcp_dest, &fb->rtcp_dest_len);
 
     if (cfg->cname && !(fb->cname = av_strdup(cfg->cname))) {
         ret = AVERROR(ENOMEM);
@@ -678,17 +598,10 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
         goto fail;
     }
     fb->lock_init = 1;
-    if (pipe(fb->stop_pipe) < 0) {
-        ret = AVERROR(errno);
+    client.opaque = fb;
+    if ((ret = ff_rtp_sender_set_client(sender, &client)) < 0)
         goto fail;
-    }
-    ff_rtp_sender_set_sent_cb(sender, on_sent, fb);
-    if ((ret = pthread_create(&fb->thread, NULL, feedback_thread, fb))) {
-        ff_rtp_sender_set_sent_cb(sender, NULL, NULL);
-        ret = AVERROR(ret);
-        goto fail;
-    }
-    fb->thread_started = 1;
+    fb->attached = 1;
     *pfb = fb;
     return 0;
 fail:
@@ -716,19 +629,23 @@ int ff_rtpfb_needs_first_sr(FFRTPFeedback *fb)
 
 void ff_rtpfb_stop(FFRTPFeedback *fb)
 {
-    if (!fb || !fb->thread_started)
+    if (!fb || !fb->attached)
         return;
-    if (write(fb->stop_pipe[1], "x", 1) < 0)
-        av_log(fb->logctx, AV_LOG_WARNING, "could not wake the RTCP thread\n");
-    pthread_join(fb->thread, NULL);
-    fb->thread_started = 0;
+    ff_rtp_sender_set_client(fb->sender, NULL);
+    fb->attached = 0;
 }
 
 void ff_rtpfb_get_stats(FFRTPFeedback *fb, LCVRTPSenderStats *st)
 {
+    FFRTPSendStats ss;
+
+    ff_rtp_sender_get_stats(fb->sender, &ss);
     pthread_mutex_lock(&fb->lock);
     *st = fb->st;
     pthread_mutex_unlock(&fb->lock);
+    /* what the SRs say: one count, the sender's */
+    st->packets = ss.packets;
+    st->octets  = ss.payload_bytes;
 }
 
 int ff_rtpfb_keyframe_requested(FFRTPFeedback *fb)
@@ -743,7 +660,6 @@ void ff_rtpfb_free(FFRTPFeedback **pfb)
     if (!fb)
         return;
     ff_rtpfb_stop(fb);
-    ff_rtp_sender_set_sent_cb(fb->sender, NULL, NULL);
     if (fb->lock_init) {
         write_stats(fb, av_gettime_relative(), 1);
         pthread_mutex_destroy(&fb->lock);
@@ -756,10 +672,6 @@ void ff_rtpfb_free(FFRTPFeedback **pfb)
     av_freep(&fb->cname);
     lcv_rtcp_pool_free(&fb->pool);
     avio_closep(&fb->stats_file);
-    if (fb->stop_pipe[0] >= 0)
-        close(fb->stop_pipe[0]);
-    if (fb->stop_pipe[1] >= 0)
-        close(fb->stop_pipe[1]);
     av_freep(pfb);
 }
 

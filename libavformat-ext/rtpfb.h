@@ -40,29 +40,15 @@ typedef struct FFRTPFeedbackConfig {
     uint32_t ssrc;
     const char *cname;
     int clock_rate;
-    uint32_t base_timestamp;
-    int64_t first_ntp;          ///< us, NTP epoch, of RTP time zero
     int packet_size;
 } FFRTPFeedbackConfig;
 
 typedef struct FFRTPFeedback FFRTPFeedback;
 
-/** Largest compound ff_rtpfb_write_sr() writes */
-#define FF_RTPFB_SR_MAX_SIZE (28 + 4 + 4 + 2 + 255 + 1 + 3 + 8)
-
 /**
- * Write the sender's RTCP compound: an SR without report blocks, an SDES
- * with the CNAME (if any, at most 255 bytes of it) and, with bye, a BYE;
- * padded to 4 bytes. The muxer and the feedback thread send the same one.
- * @return its size, or a negative AVERROR if size is too small
- */
-int ff_rtpfb_write_sr(uint8_t *buf, int size, uint32_t ssrc, uint64_t ntp,
-                      uint32_t rtp_ts, uint32_t packets, uint32_t octets,
-                      const char *cname, int bye);
-
-/**
- * Start reading the sender's RTCP socket in a thread, keeping a history of
- * the packets it sends (references to its pooled buffers) for NACKs.
+ * Become the client of the sender's thread: read its RTCP socket, send the
+ * SRs, and keep a history of the packets it sends (references to its
+ * pooled buffers) for NACKs.
  */
 int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
                    const FFRTPFeedbackConfig *cfg);
@@ -76,7 +62,8 @@ void ff_rtpfb_sr_sent(FFRTPFeedback *fb, uint64_t ntp);
 /** 1 until the first SR went out */
 int ff_rtpfb_needs_first_sr(FFRTPFeedback *fb);
 
-/** Stop the thread (no more SRs from it); the statistics stay readable. */
+/** Detach from the sender's thread (no more SRs, no more NACKs answered);
+ *  the statistics stay readable. */
 void ff_rtpfb_stop(FFRTPFeedback *fb);
 
 void ff_rtpfb_get_stats(FFRTPFeedback *fb, LCVRTPSenderStats *st);

@@ -49,15 +49,22 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "libavutil/avassert.h"
 #include "libavutil/error.h"
+#include "libavutil/intreadwrite.h"
 #include "libavutil/log.h"
+#include "libavutil/mathematics.h"
 #include "libavutil/mem.h"
+#include "libavutil/thread.h"
 #include "libavutil/time.h"
 
 #include "avio_internal.h"
+#include "internal.h"
+#include "lcvrtcp.h"
 #include "rtpsend.h"
 
 static const char *const mode_names[FF_RTP_SEND_NB] = {
@@ -81,6 +88,7 @@ const char *ff_rtp_sender_mode_name(enum FFRTPSendMode mode)
 #define RTPSEND_BATCH 1
 #include <poll.h>
 #include <sys/uio.h>
+#include <netinet/in.h>
 #include <netinet/udp.h>
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103
@@ -91,11 +99,26 @@ const char *ff_rtp_sender_mode_name(enum FFRTPSendMode mode)
 #else
 #define RTPSEND_BATCH 0
 #endif
+#if HAVE_POLL_H
+#include <poll.h>
+#endif
+#include <fcntl.h>
+#include <sys/time.h>
+#include <unistd.h>
 
-#define MAX_QUEUE        256        ///< packets per flush; a longer unit flushes early
+#define MAX_QUEUE        256        ///< packets per flush or burst; a longer unit flushes early
 #define MAX_QUEUE_BYTES  (1 << 20)  ///< bytes per flush
 #define GSO_MAX_SEGMENTS 64         ///< UDP_MAX_SEGMENTS of kernels before 6.9
 #define MAX_STALLS       64         ///< refusals in a row before a packet is dropped
+#define PACE_RING        8192       ///< packets the pacer holds at most
+#define PACE_RING_BYTES  (16 << 20) ///< and bytes
+#define PACE_AUS         1024       ///< access units it holds at most
+#define RATE_WINDOW      1000000    ///< µs over which the media rate is measured
+#define LATE_CREDIT      1000       ///< µs of a late wake-up the pacer makes up for
+#define DELAY_BIN        250        ///< µs per bin of the pacer's delay histogram
+#define DELAY_BINS       4000       ///< 1 s of bins, then one for everything above
+#define HOLD_SLACK       200000     ///< µs early an access unit may leave (B-frame reordering)
+#define RTCP_MAX_SIZE    1500
 
 typedef struct SendSocket {
     int fd;
@@ -104,21 +127,12 @@ typedef struct SendSocket {
     int dest_len;
 } SendSocket;
 
-struct FFRTPSender {
-    void *logctx;
-    SendSocket rtp, rtcp;
-    AVIOInterruptCB *interrupt;
-    int64_t rw_timeout;
-    enum FFRTPSendMode mode;        ///< in use now
-    int max_size;
-    int packet_size;
-
-    AVBufferPool *pool;
-    AVBufferRef *queue[MAX_QUEUE];
-    uint8_t *data[MAX_QUEUE];       ///< queue[i]->data, valid while the history holds it
+/** Packets sent together: an access unit, or one burst of the pacer. */
+typedef struct Batch {
+    AVBufferRef *bufs[MAX_QUEUE];
+    uint8_t *data[MAX_QUEUE];       ///< bufs[i]->data, valid while the history holds it
     int sizes[MAX_QUEUE];
-    int nb_queued, queued_bytes;
-
+    int nb, bytes;
 #if RTPSEND_BATCH
     struct iovec iov[MAX_QUEUE];
     struct mmsghdr msg[MAX_QUEUE];
@@ -128,13 +142,76 @@ struct FFRTPSender {
         struct cmsghdr align;
     } cmsg[MAX_QUEUE];
 #endif
+} Batch;
 
-    void (*sent_cb)(void *opaque, AVBufferRef **bufs, const int *sizes, int nb);
-    void *sent_opaque;
+typedef struct Paced {
+    AVBufferRef *buf;
+    int size;
+    int64_t time;                   ///< when it could leave: when it came, or after a hold
+} Paced;
 
+typedef struct PacedAU {
+    int64_t not_before;             ///< not to leave before (it came early)
+    int64_t due;                    ///< when it should have left, at the latest
+    uint64_t end;                   ///< enq_bytes after its last packet
+    int forced;
+} PacedAU;
+
+typedef struct RateSample {
+    int64_t time;
+    int bytes;
+} RateSample;
+
+struct FFRTPSender {
+    void *logctx;
+    SendSocket rtp, rtcp;
+    AVIOInterruptCB *interrupt;
+    int64_t rw_timeout;
+    enum FFRTPSendMode mode;        ///< in use now; changed only by the media sender
+    int max_size;
+    FFRTPSendConfig cfg;
+    FFRTPSenderReportInfo sr;
+
+    AVBufferPool *pool;
+    Batch au;                       ///< the muxer's access unit
+    Batch burst;                    ///< the pacer's burst (its thread)
+
+    pthread_mutex_t lock;           ///< everything below, short sections only
+    pthread_cond_t cond;            ///< room in the pacer, or the pacer empty
+    int sync_init;
     FFRTPSendStats st;
     int64_t refused_log_time;
     uint64_t refused_logged;
+    int async_error;                ///< the pacer's, for the muxer's next flush
+
+    Paced *ring;
+    int ring_start, ring_count, ring_bytes, inflight;
+    PacedAU aus[PACE_AUS];
+    int au_start, au_count;
+    uint64_t enq_bytes, sent_bytes; ///< through the pacer, since the start
+    RateSample win[512];            ///< access units of the last RATE_WINDOW
+    int win_start, win_count;
+    int64_t win_bytes;
+    int64_t t_free;                 ///< when the next burst may leave
+    int64_t media_time;             ///< µs, from the RTP timestamps
+    int64_t first_time;             ///< when the first access unit came
+    int64_t ref, ref_time;          ///< clock - media time of the latest unit, decaying
+    uint32_t last_ts;
+    int have_ts;
+    double rate;                    ///< bytes/s of the last burst
+    uint32_t delay_hist[DELAY_BINS + 1];
+    uint64_t delay_count;
+    int64_t delay_max;
+
+    pthread_t thread;
+    int thread_started;
+    atomic_int stop;
+    int wake_pipe[2];
+    pthread_mutex_t client_lock;    ///< held while a client callback runs
+    int client_lock_init;
+    FFRTPSenderClient client;
+    int has_client;
+    uint8_t rtcp_in[RTCP_MAX_SIZE];
 };
 
 static int get_socket(URLContext *h, SendSocket *sock, int *max_size)
@@ -155,12 +232,87 @@ static int gso_available(int fd)
 #endif
 }
 
+/** DSCP in the IPv4 TOS or IPv6 traffic class byte of one socket. */
+static int set_dscp(FFRTPSender *s, const SendSocket *sock, const char *what)
+{
+    int v = s->cfg.dscp << 2, ret;
+
+#if defined(IPV6_TCLASS)
+    if (sock->dest.ss_family == AF_INET6)
+        ret = setsockopt(sock->fd, IPPROTO_IPV6, IPV6_TCLASS, &v, sizeof(v));
+    else
+#endif
+        ret = setsockopt(sock->fd, IPPROTO_IP, IP_TOS, &v, sizeof(v));
+    if (ret < 0) {
+        ret = AVERROR(errno);
+        av_log(s->logctx, AV_LOG_ERROR, "dscp %d: could not mark the %s socket: %s\n",
+               s->cfg.dscp, what, av_err2str(ret));
+        return ret;
+    }
+    return 0;
+}
+
+#define SR_MAX_SIZE (28 + 4 + 4 + 2 + 255 + 1 + 3 + 8)
+
+/* SR without report blocks, SDES with the CNAME (at most 255 bytes of it),
+ * with bye a BYE; padded to 4 bytes */
+static int write_sr(uint8_t *buf, int size, uint32_t ssrc, uint64_t ntp,
+                    uint32_t rtp_ts, uint32_t packets, uint32_t octets,
+                    const char *cname, int bye)
+{
+    LCVRTCPWriter w;
+    int ret;
+
+    lcv_rtcp_writer_init(&w, buf, size);
+    ret = lcv_rtcp_write_sr(&w, ssrc, ntp, rtp_ts, packets, octets, NULL, 0);
+    if (ret >= 0 && cname) {
+        LCVRTCPSdesItem item = {
+            .ssrc  = ssrc,
+            .type  = LCV_SDES_CNAME,
+            .value = (const uint8_t *)cname,
+            .len   = FFMIN(strlen(cname), 255),
+        };
+        ret = lcv_rtcp_write_sdes(&w, &item, 1);
+    }
+    if (ret >= 0 && bye)
+        ret = lcv_rtcp_write_bye(&w, &ssrc, 1, NULL);
+    return ret < 0 ? ret : lcv_rtcp_writer_finish(&w, 4);
+}
+
+static void *sender_thread(void *arg);
+
+static int start_thread(FFRTPSender *s)
+{
+    int ret;
+
+    if (s->thread_started)
+        return 0;
+    if (pipe(s->wake_pipe) < 0) {
+        s->wake_pipe[0] = s->wake_pipe[1] = -1;
+        return AVERROR(errno);
+    }
+    fcntl(s->wake_pipe[0], F_SETFL, fcntl(s->wake_pipe[0], F_GETFL) | O_NONBLOCK);
+    fcntl(s->wake_pipe[1], F_SETFL, fcntl(s->wake_pipe[1], F_GETFL) | O_NONBLOCK);
+    if ((ret = pthread_create(&s->thread, NULL, sender_thread, s)))
+        return AVERROR(ret);
+    s->thread_started = 1;
+    return 0;
+}
+
+static void wake(FFRTPSender *s)
+{
+    /* a full pipe already wakes the thread */
+    if (s->thread_started && write(s->wake_pipe[1], "", 1) < 0 && errno != EAGAIN)
+        av_log(s->logctx, AV_LOG_WARNING, "could not wake the RTP send thread\n");
+}
+
 int ff_rtp_sender_open(FFRTPSender **ps, void *logctx, AVIOContext *pb,
-                       int packet_size, enum FFRTPSendMode mode)
+                       const FFRTPSendConfig *cfg)
 {
     URLContext *h = ffio_geturlcontext(pb), *rtp_hd, *rtcp_hd;
+    enum FFRTPSendMode mode = cfg->mode;
     FFRTPSender *s;
-    int max_size, max_rtcp;
+    int max_size, max_rtcp, ret;
 
     *ps = NULL;
     if (!h || !CONFIG_UDP_PROTOCOL)
@@ -177,6 +329,8 @@ int ff_rtp_sender_open(FFRTPSender **ps, void *logctx, AVIOContext *pb,
     s = av_mallocz(sizeof(*s));
     if (!s)
         return AVERROR(ENOMEM);
+    s->wake_pipe[0] = s->wake_pipe[1] = -1;
+    atomic_init(&s->stop, 0);
     if (get_socket(rtp_hd, &s->rtp, &max_size) < 0 ||
         get_socket(rtcp_hd, &s->rtcp, &max_rtcp) < 0) {
         av_free(s);
@@ -186,12 +340,30 @@ int ff_rtp_sender_open(FFRTPSender **ps, void *logctx, AVIOContext *pb,
     s->interrupt   = &h->interrupt_callback;
     s->rw_timeout  = h->rw_timeout;
     s->max_size    = max_size;
-    s->packet_size = packet_size;
-    s->pool = av_buffer_pool_init(packet_size, NULL);
-    if (!s->pool) {
+    s->cfg         = *cfg;
+    if ((ret = pthread_mutex_init(&s->lock, NULL))) {
         av_free(s);
-        return AVERROR(ENOMEM);
+        return AVERROR(ret);
     }
+    if ((ret = pthread_cond_init(&s->cond, NULL))) {
+        pthread_mutex_destroy(&s->lock);
+        av_free(s);
+        return AVERROR(ret);
+    }
+    s->sync_init = 1;
+    if ((ret = pthread_mutex_init(&s->client_lock, NULL))) {
+        ret = AVERROR(ret);
+        goto fail;
+    }
+    s->client_lock_init = 1;
+    s->pool = av_buffer_pool_init(cfg->packet_size, NULL);
+    if (!s->pool) {
+        ret = AVERROR(ENOMEM);
+        goto fail;
+    }
+    if (cfg->dscp >= 0 && ((ret = set_dscp(s, &s->rtp, "RTP")) < 0 ||
+                           (s->rtcp.fd != s->rtp.fd && (ret = set_dscp(s, &s->rtcp, "RTCP")) < 0)))
+        goto fail;
 
 #if RTPSEND_BATCH
     if (mode == FF_RTP_SEND_AUTO || mode == FF_RTP_SEND_GSO) {
@@ -213,10 +385,28 @@ int ff_rtp_sender_open(FFRTPSender **ps, void *logctx, AVIOContext *pb,
                ff_rtp_sender_mode_name(mode));
     s->mode = FF_RTP_SEND_SINGLE;
 #endif
-    av_log(logctx, AV_LOG_VERBOSE, "RTP send mode %s, packets up to %d bytes\n",
-           ff_rtp_sender_mode_name(s->mode), packet_size);
+    if (cfg->pace) {
+        if (!(s->ring = av_calloc(PACE_RING, sizeof(*s->ring)))) {
+            ret = AVERROR(ENOMEM);
+            goto fail;
+        }
+        if ((ret = start_thread(s)) < 0)
+            goto fail;
+    }
+    av_log(logctx, AV_LOG_VERBOSE, "RTP send mode %s, packets up to %d bytes, ",
+           ff_rtp_sender_mode_name(s->mode), cfg->packet_size);
+    if (cfg->pace)
+        av_log(logctx, AV_LOG_VERBOSE, "paced at %.2f x the media rate in bursts of "
+               "%d bytes, packets wait %.0f ms at most (timer in a thread: SO_TXTIME "
+               "pacing is not used)\n", cfg->pace_factor, cfg->pace_burst,
+               cfg->pace_max_delay / 1000.0);
+    else
+        av_log(logctx, AV_LOG_VERBOSE, "not paced\n");
     *ps = s;
     return 0;
+fail:
+    ff_rtp_sender_free(&s);
+    return ret;
 }
 
 int ff_rtp_sender_max_size(const FFRTPSender *s)
@@ -229,31 +419,80 @@ enum FFRTPSendMode ff_rtp_sender_mode(const FFRTPSender *s)
     return s->mode;
 }
 
-void ff_rtp_sender_get_stats(const FFRTPSender *s, FFRTPSendStats *st)
+int ff_rtp_sender_paced(const FFRTPSender *s)
 {
+    return s->cfg.pace;
+}
+
+void ff_rtp_sender_set_report_info(FFRTPSender *s, const FFRTPSenderReportInfo *info)
+{
+    s->sr = *info;
+}
+
+/** The delay below which a share q of the paced packets waited, in ms. */
+static double delay_quantile(const FFRTPSender *s, double q)
+{
+    uint64_t need = ceil(s->delay_count * q), sum = 0;
+
+    if (!s->delay_count)
+        return 0;
+    for (int i = 0; i <= DELAY_BINS; i++) {
+        sum += s->delay_hist[i];
+        if (sum >= need)
+            return i == DELAY_BINS ? s->delay_max / 1000.0 : (i + 1) * DELAY_BIN / 1000.0;
+    }
+    return s->delay_max / 1000.0;
+}
+
+void ff_rtp_sender_get_stats(FFRTPSender *s, FFRTPSendStats *st)
+{
+    pthread_mutex_lock(&s->lock);
     *st = s->st;
+    st->pace_rate    = s->cfg.pace ? s->rate * 8 : 0;
+    st->delay_p50_ms = delay_quantile(s, 0.5);
+    st->delay_p95_ms = delay_quantile(s, 0.95);
+    st->delay_max_ms = s->delay_max / 1000.0;
+    pthread_mutex_unlock(&s->lock);
 }
 
 static void log_refused(FFRTPSender *s, const char *what)
 {
     int64_t now = av_gettime_relative();
+    uint64_t n;
 
-    s->st.econnrefused++;
-    if (s->refused_logged && now - s->refused_log_time < 1000000)
+    pthread_mutex_lock(&s->lock);
+    n = ++s->st.econnrefused;
+    if (s->refused_logged && now - s->refused_log_time < 1000000) {
+        pthread_mutex_unlock(&s->lock);
         return;
+    }
+    s->refused_log_time = now;
+    s->refused_logged   = n;
+    pthread_mutex_unlock(&s->lock);
     av_log(s->logctx, AV_LOG_WARNING,
            "%s: connection refused (nobody listening yet?), %"PRIu64" times so far; "
-           "still sending\n", what, s->st.econnrefused);
-    s->refused_log_time = now;
-    s->refused_logged   = s->st.econnrefused;
+           "still sending\n", what, n);
+}
+
+/** Add the counters of d (one send) to the totals. */
+static void count(FFRTPSender *s, const FFRTPSendStats *d)
+{
+    pthread_mutex_lock(&s->lock);
+    s->st.syscalls     += d->syscalls;
+    s->st.gso_messages += d->gso_messages;
+    s->st.eagain       += d->eagain;
+    s->st.enobufs      += d->enobufs;
+    s->st.dropped      += d->dropped;
+    s->st.fallbacks    += d->fallbacks;
+    pthread_mutex_unlock(&s->lock);
 }
 
 /**
  * Decide what to do after a failed send.
  * @return 1 to retry, 0 to drop what could not be sent, or a negative AVERROR
  */
-static int handle_error(FFRTPSender *s, int fd, int err, int *stalls,
-                        int64_t *wait_start, const char *what)
+static int handle_error(FFRTPSender *s, FFRTPSendStats *d, int fd, int err,
+                        int *stalls, int64_t *wait_start, const char *what)
 {
     int64_t now;
 
@@ -269,9 +508,9 @@ static int handle_error(FFRTPSender *s, int fd, int err, int *stalls,
 #endif
     case ENOBUFS:
         if (err == ENOBUFS)
-            s->st.enobufs++;
+            d->enobufs++;
         else
-            s->st.eagain++;
+            d->eagain++;
         if (ff_check_interrupt(s->interrupt))
             return AVERROR_EXIT;
         now = av_gettime_relative();
@@ -279,6 +518,8 @@ static int handle_error(FFRTPSender *s, int fd, int err, int *stalls,
             *wait_start = now;
         else if (s->rw_timeout > 0 && now - *wait_start > s->rw_timeout)
             return AVERROR(ETIMEDOUT);
+        else if (atomic_load(&s->stop) && now - *wait_start > 1000000)
+            return AVERROR_EXIT;    /* closing, and the socket takes nothing */
 #if RTPSEND_BATCH
         if (err != ENOBUFS) {
             struct pollfd p = { .fd = fd, .events = POLLOUT };
@@ -292,8 +533,8 @@ static int handle_error(FFRTPSender *s, int fd, int err, int *stalls,
     }
 }
 
-static int send_one(FFRTPSender *s, const SendSocket *sock, const uint8_t *buf,
-                    int size, const char *what)
+static int send_one(FFRTPSender *s, FFRTPSendStats *d, const SendSocket *sock,
+                    const uint8_t *buf, int size, const char *what)
 {
     int stalls = 0;
     int64_t wait_start = 0;
@@ -301,7 +542,7 @@ static int send_one(FFRTPSender *s, const SendSocket *sock, const uint8_t *buf,
     for (;;) {
         int ret;
 
-        s->st.syscalls++;
+        d->syscalls++;
         if (sock->connected)
             ret = send(sock->fd, buf, size, 0);
         else
@@ -309,18 +550,18 @@ static int send_one(FFRTPSender *s, const SendSocket *sock, const uint8_t *buf,
                          (const struct sockaddr *)&sock->dest, sock->dest_len);
         if (ret >= 0)
             return 0;
-        ret = handle_error(s, sock->fd, errno, &stalls, &wait_start, what);
+        ret = handle_error(s, d, sock->fd, errno, &stalls, &wait_start, what);
         if (!ret)
-            s->st.dropped++;
+            d->dropped++;
         if (ret <= 0)
             return ret;
     }
 }
 
-static int send_single(FFRTPSender *s, int from)
+static int send_single(FFRTPSender *s, FFRTPSendStats *d, Batch *b, int from)
 {
-    for (int i = from; i < s->nb_queued; i++) {
-        int ret = send_one(s, &s->rtp, s->data[i], s->sizes[i], "RTP");
+    for (int i = from; i < b->nb; i++) {
+        int ret = send_one(s, d, &s->rtp, b->data[i], b->sizes[i], "RTP");
         if (ret < 0)
             return ret;
     }
@@ -328,30 +569,30 @@ static int send_single(FFRTPSender *s, int from)
 }
 
 #if RTPSEND_BATCH
-/** Messages for packets from..nb_queued-1, grouped for GSO if gso is set. */
-static int build_messages(FFRTPSender *s, int from, int gso)
+/** Messages for packets from..nb-1, grouped for GSO if gso is set. */
+static int build_messages(FFRTPSender *s, Batch *b, int from, int gso)
 {
     int nb_msg = 0;
 
-    for (int i = from; i < s->nb_queued;) {
-        struct mmsghdr *m = &s->msg[nb_msg];
-        int seg = s->sizes[i], n = 1, total = seg;
+    for (int i = from; i < b->nb;) {
+        struct mmsghdr *m = &b->msg[nb_msg];
+        int seg = b->sizes[i], n = 1, total = seg;
 
         if (gso) {
             /* equal sizes; only the last of a run may be shorter */
-            while (i + n < s->nb_queued && n < GSO_MAX_SEGMENTS &&
-                   s->sizes[i + n - 1] == seg && s->sizes[i + n] <= seg &&
-                   total + s->sizes[i + n] <= s->max_size) {
-                total += s->sizes[i + n];
+            while (i + n < b->nb && n < GSO_MAX_SEGMENTS &&
+                   b->sizes[i + n - 1] == seg && b->sizes[i + n] <= seg &&
+                   total + b->sizes[i + n] <= s->max_size) {
+                total += b->sizes[i + n];
                 n++;
             }
         }
         memset(m, 0, sizeof(*m));
         for (int j = 0; j < n; j++) {
-            s->iov[i + j].iov_base = s->data[i + j];
-            s->iov[i + j].iov_len  = s->sizes[i + j];
+            b->iov[i + j].iov_base = b->data[i + j];
+            b->iov[i + j].iov_len  = b->sizes[i + j];
         }
-        m->msg_hdr.msg_iov    = &s->iov[i];
+        m->msg_hdr.msg_iov    = &b->iov[i];
         m->msg_hdr.msg_iovlen = n;
         if (!s->rtp.connected) {
             m->msg_hdr.msg_name    = &s->rtp.dest;
@@ -359,34 +600,34 @@ static int build_messages(FFRTPSender *s, int from, int gso)
         }
         if (n > 1) {
             struct cmsghdr *c;
-            m->msg_hdr.msg_control    = s->cmsg[nb_msg].buf;
-            m->msg_hdr.msg_controllen = sizeof(s->cmsg[nb_msg].buf);
+            m->msg_hdr.msg_control    = b->cmsg[nb_msg].buf;
+            m->msg_hdr.msg_controllen = sizeof(b->cmsg[nb_msg].buf);
             c = CMSG_FIRSTHDR(&m->msg_hdr);
             c->cmsg_level = SOL_UDP;
             c->cmsg_type  = UDP_SEGMENT;
             c->cmsg_len   = CMSG_LEN(sizeof(uint16_t));
             *(uint16_t *)CMSG_DATA(c) = seg;
         }
-        s->first[nb_msg++] = i;
+        b->first[nb_msg++] = i;
         i += n;
     }
     return nb_msg;
 }
 
-static int send_batch(FFRTPSender *s)
+static int send_batch(FFRTPSender *s, FFRTPSendStats *d, Batch *b)
 {
-    int nb_msg = build_messages(s, 0, s->mode == FF_RTP_SEND_GSO);
+    int nb_msg = build_messages(s, b, 0, s->mode == FF_RTP_SEND_GSO);
     int done = 0, stalls = 0;
     int64_t wait_start = 0;
 
     while (done < nb_msg) {
         int ret, err;
 
-        s->st.syscalls++;
-        ret = sendmmsg(s->rtp.fd, s->msg + done, nb_msg - done, 0);
+        d->syscalls++;
+        ret = sendmmsg(s->rtp.fd, b->msg + done, nb_msg - done, 0);
         if (ret > 0) {
             for (int i = done; i < done + ret; i++)
-                s->st.gso_messages += s->msg[i].msg_hdr.msg_iovlen > 1;
+                d->gso_messages += b->msg[i].msg_hdr.msg_iovlen > 1;
             done  += ret;
             stalls = 0;
             continue;
@@ -395,30 +636,30 @@ static int send_batch(FFRTPSender *s)
         if (err == ENOSYS) {
             av_log(s->logctx, AV_LOG_WARNING, "sendmmsg is not available, "
                    "sending one packet per call\n");
-            s->st.fallbacks++;
+            d->fallbacks++;
             s->mode = FF_RTP_SEND_SINGLE;
-            return send_single(s, s->first[done]);
+            return send_single(s, d, b, b->first[done]);
         }
-        if (s->msg[done].msg_hdr.msg_iovlen > 1 &&
+        if (b->msg[done].msg_hdr.msg_iovlen > 1 &&
             (err == EIO || err == EINVAL || err == EOPNOTSUPP ||
              err == ENOPROTOOPT || err == EMSGSIZE)) {
             /* the device or path cannot segment (no checksum offload, or a
              * segment above the path MTU): resend the rest without GSO */
             av_log(s->logctx, AV_LOG_WARNING, "UDP GSO send failed (%s), "
                    "using sendmmsg from now on\n", av_err2str(AVERROR(err)));
-            s->st.fallbacks++;
+            d->fallbacks++;
             s->mode = FF_RTP_SEND_MMSG;
-            nb_msg  = build_messages(s, s->first[done], 0);
+            nb_msg  = build_messages(s, b, b->first[done], 0);
             done    = 0;
             continue;
         }
-        ret = handle_error(s, s->rtp.fd, err, &stalls, &wait_start, "RTP");
+        ret = handle_error(s, d, s->rtp.fd, err, &stalls, &wait_start, "RTP");
         if (ret < 0)
             return ret;
         if (!ret) {
             /* refused over and over: give up on this message only */
-            int next = done + 1 < nb_msg ? s->first[done + 1] : s->nb_queued;
-            s->st.dropped += next - s->first[done];
+            int next = done + 1 < nb_msg ? b->first[done + 1] : b->nb;
+            d->dropped += next - b->first[done];
             done++;
             stalls = 0;
         }
@@ -427,68 +668,420 @@ static int send_batch(FFRTPSender *s)
 }
 #endif
 
-void ff_rtp_sender_set_sent_cb(FFRTPSender *s,
-                               void (*cb)(void *opaque, AVBufferRef **bufs,
-                                          const int *sizes, int nb),
-                               void *opaque)
+static void clear_batch(Batch *b)
 {
-    s->sent_cb     = cb;
-    s->sent_opaque = opaque;
+    for (int i = 0; i < b->nb; i++)
+        av_buffer_unref(&b->bufs[i]);
+    b->nb    = 0;
+    b->bytes = 0;
 }
 
-void ff_rtp_sender_socket(const FFRTPSender *s, int rtcp, int *fd,
-                          const struct sockaddr **dest, int *dest_len)
+/** Media packets out now: the history sees them, then the socket. */
+static int send_media(FFRTPSender *s, Batch *b)
 {
-    const SendSocket *sock = rtcp ? &s->rtcp : &s->rtp;
+    FFRTPSendStats d = { 0 };
+    int ret;
 
-    *fd       = sock->fd;
-    *dest     = sock->connected ? NULL : (const struct sockaddr *)&sock->dest;
-    *dest_len = sock->dest_len;
+    /* the history takes the packets before they leave, so that a NACK that
+     * comes back at once finds them; it frees nothing before its next call,
+     * in this thread, so data[] stays valid */
+    pthread_mutex_lock(&s->client_lock);
+    if (s->has_client && s->client.sent)
+        s->client.sent(s->client.opaque, b->bufs, b->sizes, b->nb);
+    pthread_mutex_unlock(&s->client_lock);
+#if RTPSEND_BATCH
+    if (s->mode != FF_RTP_SEND_SINGLE)
+        ret = send_batch(s, &d, b);
+    else
+#endif
+        ret = send_single(s, &d, b, 0);
+    count(s, &d);
+    pthread_mutex_lock(&s->lock);
+    s->st.batches++;
+    if (ret >= 0) {
+        s->st.packets       += b->nb;
+        s->st.bytes         += b->bytes;
+        s->st.payload_bytes += b->bytes - 12 * b->nb;
+        s->st.last_media_send = av_gettime_relative();
+    }
+    pthread_mutex_unlock(&s->lock);
+    clear_batch(b);
+    return ret;
 }
 
-static void clear_queue(FFRTPSender *s)
+/* ---- the pacer ---- */
+
+/** Drop the access units older than the rate window. Under lock. */
+static void window_trim(FFRTPSender *s, int64_t now)
 {
-    for (int i = 0; i < s->nb_queued; i++)
-        av_buffer_unref(&s->queue[i]);
-    s->nb_queued    = 0;
-    s->queued_bytes = 0;
+    while (s->win_count && now - s->win[s->win_start].time > RATE_WINDOW) {
+        s->win_bytes -= s->win[s->win_start].bytes;
+        s->win_start = (s->win_start + 1) % FF_ARRAY_ELEMS(s->win);
+        s->win_count--;
+    }
 }
+
+/**
+ * Bytes per second for the next burst: pace_factor times the media rate
+ * (the last second's, or the encoder's bit rate if higher), and faster when
+ * an access unit would otherwise leave after its due time. Under lock.
+ */
+static double pace_rate(FFRTPSender *s, int64_t now)
+{
+    double rate;
+
+    window_trim(s, now);
+    rate = FFMAX(s->win_bytes * 1e6 / RATE_WINDOW, s->cfg.bit_rate / 8.0) * s->cfg.pace_factor;
+    for (int i = 0; i < s->au_count; i++) {
+        PacedAU *au = &s->aus[(s->au_start + i) % PACE_AUS];
+        double left = (double)(au->end - s->sent_bytes);
+        int64_t until = au->due - now;
+        double need = left * 1e6 / FFMAX(until, 1000);
+
+        if (need > rate) {
+            rate = need;
+            if (!au->forced) {
+                au->forced = 1;
+                s->st.forced_drains++;
+            }
+        }
+    }
+    return rate;
+}
+
+/**
+ * Send the bursts that are due. Called by the sender's thread.
+ * @return when to come back (INT64_MAX: the pacer is empty)
+ */
+static int64_t pace_run(FFRTPSender *s)
+{
+    for (int bursts = 0; bursts < 16; bursts++) {
+        Batch *b = &s->burst;
+        int64_t now = av_gettime_relative();
+        double rate;
+        int ret;
+
+        uint64_t pos;
+        int j = 0;
+
+        pthread_mutex_lock(&s->lock);
+        if (s->ring_count && now >= s->t_free && s->aus[s->au_start].not_before > now) {
+            /* an access unit that came early waits for its time */
+            int64_t next = s->aus[s->au_start].not_before;
+            pthread_mutex_unlock(&s->lock);
+            return next;
+        }
+        if (!s->ring_count || now < s->t_free) {
+            int64_t next = s->ring_count ? s->t_free : INT64_MAX;
+            pthread_mutex_unlock(&s->lock);
+            return next;
+        }
+        rate = s->rate = pace_rate(s, now);
+        pos  = s->sent_bytes;
+        while (s->ring_count && b->nb < MAX_QUEUE &&
+               (!b->nb || b->bytes + s->ring[s->ring_start].size <= s->cfg.pace_burst)) {
+            Paced *p = &s->ring[s->ring_start];
+            int64_t delay = now - p->time;
+
+            /* not into an access unit that is not due yet */
+            while (j < s->au_count && s->aus[(s->au_start + j) % PACE_AUS].end <= pos)
+                j++;
+            if (j < s->au_count && s->aus[(s->au_start + j) % PACE_AUS].not_before > now)
+                break;
+            pos += p->size;
+
+            b->bufs[b->nb]  = p->buf;
+            b->data[b->nb]  = p->buf->data;
+            b->sizes[b->nb] = p->size;
+            b->bytes       += p->size;
+            b->nb++;
+            p->buf = NULL;
+            s->ring_start = (s->ring_start + 1) % PACE_RING;
+            s->ring_count--;
+            s->ring_bytes -= p->size;
+            s->delay_hist[FFMIN(FFMAX(delay, 0) / DELAY_BIN, DELAY_BINS)]++;
+            s->delay_count++;
+            s->delay_max = FFMAX(s->delay_max, delay);
+        }
+        s->sent_bytes += b->bytes;
+        while (s->au_count && s->aus[s->au_start].end <= s->sent_bytes) {
+            s->au_start = (s->au_start + 1) % PACE_AUS;
+            s->au_count--;
+        }
+        /* a wake-up a little late is made up for; a long idle time is not
+         * banked as a burst */
+        s->t_free = FFMAX(s->t_free, now - LATE_CREDIT) + b->bytes * 1e6 / rate;
+        s->inflight = 1;
+        s->st.paced_bursts++;
+        pthread_cond_broadcast(&s->cond);
+        pthread_mutex_unlock(&s->lock);
+
+        ret = send_media(s, b);
+
+        pthread_mutex_lock(&s->lock);
+        s->inflight = 0;
+        if (ret < 0 && !s->async_error)
+            s->async_error = ret;
+        pthread_cond_broadcast(&s->cond);
+        pthread_mutex_unlock(&s->lock);
+    }
+    return av_gettime_relative();
+}
+
+/** Wait on cond for at most ms milliseconds. Under lock. */
+static void cond_wait_ms(FFRTPSender *s, int ms)
+{
+    struct timeval tv;
+    struct timespec ts;
+    int64_t t;
+
+    gettimeofday(&tv, NULL);
+    t = tv.tv_sec * 1000000LL + tv.tv_usec + ms * 1000LL;
+    ts.tv_sec  = t / 1000000;
+    ts.tv_nsec = t % 1000000 * 1000;
+    pthread_cond_timedwait(&s->cond, &s->lock, &ts);
+}
+
+/**
+ * When the access unit in b may leave and when it is due out, at the latest,
+ * by its RTP timestamp on the clock of the unit that came latest for its
+ * timestamp (its lateness: the clock less its media time); the reference
+ * follows later units at once and earlier ones by 62.5 ms per second at
+ * most, so that clocks that drift apart are followed, and the schedule of
+ * units already held never moves back. A unit that comes on time has its
+ * time now.
+ * - not_before: a unit that came more than HOLD_SLACK early, as the half
+ *   second that ffmpeg -re reads at once at the start does, waits until
+ *   HOLD_SLACK before its time (1 s at most), so that a burst of early media
+ *   does not leave at once; the slack lets B-frames reordered ahead of their
+ *   timestamps go at once. A source faster than real time (media time more
+ *   than twice the clock after a second: no -re) is not held.
+ * - due: pace_max_delay after its time (after it came, for a fast source).
+ * Under lock.
+ */
+static void pace_times(FFRTPSender *s, const Batch *b, int64_t now,
+                       int64_t *not_before, int64_t *due)
+{
+    uint32_t ts = AV_RB32(b->data[0] + 4);
+    int64_t ref, sched, elapsed;
+    int live;
+
+    if (s->have_ts) {
+        /* a jump of more than 10 s is a discontinuity, not media time */
+        int64_t d = av_rescale((int32_t)(ts - s->last_ts), 1000000, FFMAX(s->sr.clock_rate, 1));
+        if (d > -10000000 && d < 10000000)
+            s->media_time += d;
+    } else {
+        s->first_time = now;
+    }
+    ref = now - s->media_time;
+    if (s->have_ts)
+        ref = FFMAX(ref, s->ref - (now - s->ref_time) / 16);
+    s->ref      = ref;
+    s->ref_time = now;
+    s->last_ts  = ts;
+    s->have_ts  = 1;
+    sched   = s->media_time + ref;
+    elapsed = now - s->first_time;
+    live    = elapsed < RATE_WINDOW || s->media_time <= 2 * elapsed;
+    *not_before = live && sched - now > HOLD_SLACK ?
+                  FFMIN(sched - HOLD_SLACK, now + RATE_WINDOW) : now;
+    *due = (live ? sched : now) + s->cfg.pace_max_delay;
+}
+
+/** Hand the access unit to the pacer's thread. */
+static int pace_enqueue(FFRTPSender *s)
+{
+    Batch *b = &s->au;
+    int64_t now = av_gettime_relative(), start = now, not_before, due;
+    int ret = 0, was_empty, nb = b->nb;
+
+    pthread_mutex_lock(&s->lock);
+    /* no room: the socket takes less than the pacer gives it */
+    while (!s->async_error && (PACE_RING - s->ring_count < b->nb ||
+                               s->ring_bytes + b->bytes > PACE_RING_BYTES ||
+                               s->au_count == PACE_AUS)) {
+        if (ff_check_interrupt(s->interrupt)) {
+            ret = AVERROR_EXIT;
+            break;
+        }
+        if (s->rw_timeout > 0 && av_gettime_relative() - start > s->rw_timeout) {
+            ret = AVERROR(ETIMEDOUT);
+            break;
+        }
+        cond_wait_ms(s, 100);
+    }
+    if (s->async_error) {
+        ret = s->async_error;
+        s->async_error = 0;
+    }
+    if (ret < 0) {
+        pthread_mutex_unlock(&s->lock);
+        clear_batch(b);
+        return ret;
+    }
+    now = av_gettime_relative();
+    pace_times(s, b, now, &not_before, &due);
+    was_empty = !s->ring_count;
+    for (int i = 0; i < b->nb; i++) {
+        Paced *p = &s->ring[(s->ring_start + s->ring_count++) % PACE_RING];
+        p->buf  = b->bufs[i];
+        p->size = b->sizes[i];
+        p->time = not_before;       /* a hold is not counted as pacing delay */
+        b->bufs[i] = NULL;
+    }
+    s->ring_bytes += b->bytes;
+    s->enq_bytes  += b->bytes;
+    s->aus[(s->au_start + s->au_count++) % PACE_AUS] = (PacedAU){ not_before, due, s->enq_bytes, 0 };
+    if (s->win_count == FF_ARRAY_ELEMS(s->win)) {
+        s->win[(s->win_start + s->win_count - 1) % FF_ARRAY_ELEMS(s->win)].bytes += b->bytes;
+    } else {
+        RateSample *w = &s->win[(s->win_start + s->win_count++) % FF_ARRAY_ELEMS(s->win)];
+        w->time     = now;
+        w->bytes    = b->bytes;
+    }
+    s->win_bytes += b->bytes;
+    pthread_mutex_unlock(&s->lock);
+    b->nb = b->bytes = 0;
+    /* a pacer with packets wakes by itself when the next burst is due */
+    if (was_empty)
+        wake(s);
+    return nb;
+}
+
+int ff_rtp_sender_drain(FFRTPSender *s, int64_t timeout)
+{
+    int64_t start = av_gettime_relative();
+    int ret = 0;
+
+    if (!s->cfg.pace)
+        return 0;
+    pthread_mutex_lock(&s->lock);
+    while (s->ring_count || s->inflight) {
+        if (av_gettime_relative() - start > timeout) {
+            ret = AVERROR(ETIMEDOUT);
+            break;
+        }
+        cond_wait_ms(s, 10);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return ret;
+}
+
+/* ---- the thread: pacing, and the client's RTCP and timers ---- */
+
+static void read_rtcp(FFRTPSender *s)
+{
+    /* whatever is there, at most 64 datagrams */
+    for (int i = 0; i < 64; i++) {
+        int len = recv(s->rtcp.fd, s->rtcp_in, sizeof(s->rtcp_in), MSG_DONTWAIT);
+        if (len < 0) {
+            if (errno == ECONNREFUSED) {
+                pthread_mutex_lock(&s->lock);
+                s->st.econnrefused++;
+                pthread_mutex_unlock(&s->lock);
+                continue;
+            }
+            break;
+        }
+        pthread_mutex_lock(&s->client_lock);
+        if (s->has_client && s->client.rtcp)
+            s->client.rtcp(s->client.opaque, s->rtcp_in, len, av_gettime_relative());
+        pthread_mutex_unlock(&s->client_lock);
+    }
+}
+
+static void *sender_thread(void *arg)
+{
+    FFRTPSender *s = arg;
+    char drain[64];
+
+    ff_thread_setname("rtp-send");
+    for (;;) {
+        struct pollfd p[2] = {
+            { .fd = s->wake_pipe[0], .events = POLLIN },
+            { .fd = s->rtcp.fd,      .events = POLLIN },
+        };
+        int64_t next = s->cfg.pace ? pace_run(s) : INT64_MAX, wait;
+        int has_client, ret;
+
+        pthread_mutex_lock(&s->client_lock);
+        has_client = s->has_client;
+        if (has_client && s->client.tick)
+            next = FFMIN(next, s->client.tick(s->client.opaque, av_gettime_relative()));
+        pthread_mutex_unlock(&s->client_lock);
+        if (atomic_load(&s->stop))
+            break;
+        wait = next == INT64_MAX ? 1000000 : FFMIN(next - av_gettime_relative(), 1000000);
+        wait = FFMAX(wait, 0);
+#if RTPSEND_BATCH
+        ret = ppoll(p, 1 + has_client,
+                    &(struct timespec){ wait / 1000000, wait % 1000000 * 1000 }, NULL);
+#else
+        ret = poll(p, 1 + has_client, (wait + 999) / 1000);
+#endif
+        if (ret < 0 && errno != EINTR)
+            break;
+        if (p[0].revents & POLLIN)
+            while (read(s->wake_pipe[0], drain, sizeof(drain)) > 0);
+        if (has_client && (p[1].revents & POLLIN)) {
+            read_rtcp(s);
+        } else if (has_client && (p[1].revents & (POLLERR | POLLHUP | POLLNVAL))) {
+            /* a pending socket error (ICMP): consume it */
+            int err = 0;
+            socklen_t l = sizeof(err);
+            getsockopt(s->rtcp.fd, SOL_SOCKET, SO_ERROR, &err, &l);
+            if (p[1].revents & POLLNVAL)
+                break;
+        }
+    }
+    return NULL;
+}
+
+int ff_rtp_sender_set_client(FFRTPSender *s, const FFRTPSenderClient *c)
+{
+    pthread_mutex_lock(&s->client_lock);
+    if (c)
+        s->client = *c;
+    s->has_client = !!c;
+    pthread_mutex_unlock(&s->client_lock);
+    if (c) {
+        int ret = start_thread(s);
+        if (ret < 0) {
+            pthread_mutex_lock(&s->client_lock);
+            s->has_client = 0;
+            pthread_mutex_unlock(&s->client_lock);
+            return ret;
+        }
+    }
+    wake(s);
+    return 0;
+}
+
+/* ---- what the muxer and the client call ---- */
 
 int ff_rtp_sender_flush(FFRTPSender *s)
 {
-    int ret, nb = s->nb_queued;
+    int ret, nb = s->au.nb;
 
-    if (!s->nb_queued)
+    if (!nb)
         return 0;
-    s->st.batches++;
-    /* the history takes the packets before they leave, so that a NACK that
-     * comes back at once finds them; it frees nothing before the next
-     * flush, in this thread, so data[] stays valid */
-    if (s->sent_cb)
-        s->sent_cb(s->sent_opaque, s->queue, s->sizes, s->nb_queued);
-#if RTPSEND_BATCH
-    if (s->mode != FF_RTP_SEND_SINGLE)
-        ret = send_batch(s);
-    else
-#endif
-        ret = send_single(s, 0);
-    if (ret >= 0) {
-        s->st.packets += s->nb_queued;
-        s->st.bytes   += s->queued_bytes;
-    }
-    clear_queue(s);
+    if (s->cfg.pace)
+        return pace_enqueue(s);
+    ret = send_media(s, &s->au);
     return ret < 0 ? ret : nb;
 }
 
 int ff_rtp_sender_queue(FFRTPSender *s, const uint8_t *hdr, int hdr_len,
                         const uint8_t *payload, int len)
 {
+    Batch *b = &s->au;
     AVBufferRef *buf;
     int ret;
 
-    if (hdr_len < 0 || len < 0 || hdr_len + len > s->packet_size)
+    if (hdr_len < 0 || len < 0 || hdr_len + len > s->cfg.packet_size)
         return AVERROR(EINVAL);
-    if (s->nb_queued == MAX_QUEUE || s->queued_bytes + hdr_len + len > MAX_QUEUE_BYTES) {
+    if (b->nb == MAX_QUEUE || b->bytes + hdr_len + len > MAX_QUEUE_BYTES) {
         if ((ret = ff_rtp_sender_flush(s)) < 0)
             return ret;
     }
@@ -498,23 +1091,74 @@ int ff_rtp_sender_queue(FFRTPSender *s, const uint8_t *hdr, int hdr_len,
     memcpy(buf->data, hdr, hdr_len);
     if (len)
         memcpy(buf->data + hdr_len, payload, len);
-    s->queue[s->nb_queued]   = buf;
-    s->data[s->nb_queued]    = buf->data;
-    s->sizes[s->nb_queued++] = hdr_len + len;
-    s->queued_bytes         += hdr_len + len;
+    b->bufs[b->nb]    = buf;
+    b->data[b->nb]    = buf->data;
+    b->sizes[b->nb++] = hdr_len + len;
+    b->bytes         += hdr_len + len;
     return 0;
+}
+
+int ff_rtp_sender_send_now(FFRTPSender *s, const uint8_t *buf, int len)
+{
+    FFRTPSendStats d = { 0 };
+    int ret = send_one(s, &d, &s->rtp, buf, len, "RTP");
+
+    count(s, &d);
+    pthread_mutex_lock(&s->lock);
+    if (!ret) {
+        int64_t now = av_gettime_relative();
+        s->st.retransmissions++;
+        s->st.retransmitted_bytes += len;
+        /* it went ahead of the paced media, which waits for it */
+        if (s->cfg.pace && s->rate > 0)
+            s->t_free = FFMAX(s->t_free, now - LATE_CREDIT) + len * 1e6 / s->rate;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return ret;
 }
 
 int ff_rtp_sender_send_rtcp(FFRTPSender *s, const uint8_t *buf, int len)
 {
-    int ret = ff_rtp_sender_flush(s);
+    FFRTPSendStats d = { 0 };
+    int ret;
 
-    if (ret < 0)
+    /* unpaced, nothing can be queued before an SR (the muxer sends whole
+     * access units); paced, RTCP goes ahead of the media */
+    if (!s->cfg.pace && (ret = ff_rtp_sender_flush(s)) < 0)
         return ret;
-    ret = send_one(s, &s->rtcp, buf, len, "RTCP");
-    if (!ret)
+    ret = send_one(s, &d, &s->rtcp, buf, len, "RTCP");
+    count(s, &d);
+    if (!ret) {
+        pthread_mutex_lock(&s->lock);
         s->st.rtcp_packets++;
+        pthread_mutex_unlock(&s->lock);
+    }
     return ret;
+}
+
+int ff_rtp_sender_send_sr(FFRTPSender *s, int bye, uint64_t *pntp)
+{
+    uint8_t buf[SR_MAX_SIZE];
+    int64_t ntp_us = ff_ntp_time();
+    uint64_t ntp = ff_get_formatted_ntp_time(ntp_us);
+    uint32_t rtp_ts = av_rescale(ntp_us - s->sr.first_ntp, s->sr.clock_rate, 1000000) +
+                      s->sr.base_timestamp;
+    uint64_t packets, octets;
+    int ret, size = 0;
+
+    pthread_mutex_lock(&s->lock);
+    packets = s->st.packets;
+    octets  = s->st.payload_bytes;
+    pthread_mutex_unlock(&s->lock);
+    ret = write_sr(buf, sizeof(buf), s->sr.ssrc, ntp, rtp_ts, packets, octets,
+                   s->sr.cname, bye);
+    if (ret >= 0) {
+        size = ret;
+        ret  = ff_rtp_sender_send_rtcp(s, buf, size);
+    }
+    if (ret >= 0 && pntp)
+        *pntp = ntp;
+    return ret < 0 ? ret : size;
 }
 
 void ff_rtp_sender_free(FFRTPSender **ps)
@@ -523,8 +1167,32 @@ void ff_rtp_sender_free(FFRTPSender **ps)
 
     if (!s)
         return;
-    clear_queue(s);
+    if (s->thread_started) {
+        /* what the pacer holds still goes out */
+        if (s->cfg.pace && ff_rtp_sender_drain(s, s->cfg.pace_max_delay + 1000000) < 0)
+            av_log(s->logctx, AV_LOG_WARNING, "the pacer could not send everything "
+                   "before the end; dropped the rest\n");
+        atomic_store(&s->stop, 1);
+        wake(s);
+        pthread_join(s->thread, NULL);
+    }
+    clear_batch(&s->au);
+    clear_batch(&s->burst);
+    if (s->ring)
+        for (int i = 0; i < s->ring_count; i++)
+            av_buffer_unref(&s->ring[(s->ring_start + i) % PACE_RING].buf);
+    av_freep(&s->ring);
     av_buffer_pool_uninit(&s->pool);
+    if (s->wake_pipe[0] >= 0)
+        close(s->wake_pipe[0]);
+    if (s->wake_pipe[1] >= 0)
+        close(s->wake_pipe[1]);
+    if (s->client_lock_init)
+        pthread_mutex_destroy(&s->client_lock);
+    if (s->sync_init) {
+        pthread_cond_destroy(&s->cond);
+        pthread_mutex_destroy(&s->lock);
+    }
     av_freep(ps);
 }
 
@@ -534,7 +1202,7 @@ void ff_rtp_sender_free(FFRTPSender **ps)
  * keeps writing to its AVIOContext (ff_rtp_sender_open() gives no sender,
  * and nothing below is reached with one). */
 int ff_rtp_sender_open(FFRTPSender **ps, void *logctx, AVIOContext *pb,
-                       int packet_size, enum FFRTPSendMode mode)
+                       const FFRTPSendConfig *cfg)
 {
     *ps = NULL;
     return 0;
@@ -550,6 +1218,11 @@ enum FFRTPSendMode ff_rtp_sender_mode(const FFRTPSender *s)
     return FF_RTP_SEND_SINGLE;
 }
 
+int ff_rtp_sender_paced(const FFRTPSender *s)
+{
+    return 0;
+}
+
 int ff_rtp_sender_queue(FFRTPSender *s, const uint8_t *hdr, int hdr_len,
                         const uint8_t *payload, int len)
 {
@@ -561,29 +1234,38 @@ int ff_rtp_sender_flush(FFRTPSender *s)
     return AVERROR(ENOSYS);
 }
 
+int ff_rtp_sender_drain(FFRTPSender *s, int64_t timeout)
+{
+    return 0;
+}
+
+int ff_rtp_sender_send_now(FFRTPSender *s, const uint8_t *buf, int len)
+{
+    return AVERROR(ENOSYS);
+}
+
 int ff_rtp_sender_send_rtcp(FFRTPSender *s, const uint8_t *buf, int len)
 {
     return AVERROR(ENOSYS);
 }
 
-void ff_rtp_sender_get_stats(const FFRTPSender *s, FFRTPSendStats *st)
+void ff_rtp_sender_set_report_info(FFRTPSender *s, const FFRTPSenderReportInfo *info)
+{
+}
+
+int ff_rtp_sender_send_sr(FFRTPSender *s, int bye, uint64_t *ntp)
+{
+    return AVERROR(ENOSYS);
+}
+
+int ff_rtp_sender_set_client(FFRTPSender *s, const FFRTPSenderClient *c)
+{
+    return AVERROR(ENOSYS);
+}
+
+void ff_rtp_sender_get_stats(FFRTPSender *s, FFRTPSendStats *st)
 {
     memset(st, 0, sizeof(*st));
-}
-
-void ff_rtp_sender_set_sent_cb(FFRTPSender *s,
-                               void (*cb)(void *opaque, AVBufferRef **bufs,
-                                          const int *sizes, int nb),
-                               void *opaque)
-{
-}
-
-void ff_rtp_sender_socket(const FFRTPSender *s, int rtcp, int *fd,
-                          const struct sockaddr **dest, int *dest_len)
-{
-    *fd       = -1;
-    *dest     = NULL;
-    *dest_len = 0;
 }
 
 void ff_rtp_sender_free(FFRTPSender **ps)

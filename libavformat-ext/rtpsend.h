@@ -26,8 +26,6 @@
 #include "libavutil/buffer.h"
 #include "avio.h"
 
-struct sockaddr;
-
 enum FFRTPSendMode {
     FF_RTP_SEND_AUTO,       ///< GSO if the kernel has it, else sendmmsg, else send
     FF_RTP_SEND_GSO,        ///< runs of equal-size packets as one UDP GSO message
@@ -37,18 +35,67 @@ enum FFRTPSendMode {
 };
 
 typedef struct FFRTPSendStats {
-    uint64_t packets;       ///< RTP packets handed to the kernel
+    uint64_t packets;       ///< RTP packets handed to the kernel (first transmissions)
     uint64_t bytes;         ///< their size, RTP headers included
+    uint64_t payload_bytes; ///< their payload (as the SR's octet count)
+    uint64_t retransmissions; ///< packets sent by ff_rtp_sender_send_now()
+    uint64_t retransmitted_bytes;
     uint64_t rtcp_packets;  ///< RTCP datagrams (compound packets) sent
     uint64_t syscalls;      ///< send, sendmsg and sendmmsg calls, failed ones included
-    uint64_t batches;       ///< flushes that sent at least one packet
+    uint64_t batches;       ///< flushes or paced bursts that sent at least one packet
     uint64_t gso_messages;  ///< messages that carried more than one segment
     uint64_t eagain;        ///< EAGAIN/EWOULDBLOCK: waited for the socket, then retried
     uint64_t enobufs;       ///< ENOBUFS: waited, then retried
     uint64_t econnrefused;  ///< ECONNREFUSED (ICMP port unreachable): retried
     uint64_t dropped;       ///< packets given up after repeated refusals
     uint64_t fallbacks;     ///< switches to a simpler mode after a failed send
+    /* pacing (all 0 with pacing off) */
+    uint64_t paced_bursts;  ///< bursts the pacer sent
+    uint64_t forced_drains; ///< access units that would have waited more than pace_max_delay
+    double pace_rate;       ///< bit/s the pacer sends at now (0: idle, nothing measured yet)
+    double delay_p50_ms, delay_p95_ms, delay_max_ms; ///< time packets waited in the pacer
+    int64_t last_media_send;///< av_gettime_relative() of the last media packet sent, 0: none
 } FFRTPSendStats;
+
+typedef struct FFRTPSendConfig {
+    int packet_size;
+    enum FFRTPSendMode mode;
+    int pace;               ///< 0: each access unit leaves at once
+    double pace_factor;     ///< pacing rate / media rate
+    int pace_burst;         ///< bytes that may leave back to back
+    int64_t pace_max_delay; ///< µs a packet may wait before the pacer speeds up
+    int64_t bit_rate;       ///< the encoder's bit/s when known, else 0
+    int dscp;               ///< DSCP for both sockets, -1: leave them alone
+} FFRTPSendConfig;
+
+/** What the sender needs to build an SR. */
+typedef struct FFRTPSenderReportInfo {
+    uint32_t ssrc;
+    const char *cname;      ///< must outlive the sender, or NULL
+    int clock_rate;
+    uint32_t base_timestamp;
+    int64_t first_ntp;      ///< µs, NTP epoch, of RTP time zero
+} FFRTPSenderReportInfo;
+
+/**
+ * A user of the sender's thread (the RTCP feedback reader). The callbacks
+ * run in that thread, except sent, which runs in whichever thread sends
+ * media (the muxer's without pacing). None may be called with the client
+ * detached; they may call the sender's functions.
+ */
+typedef struct FFRTPSenderClient {
+    void *opaque;
+    /**
+     * Every media packet just before it leaves: it may steal the references
+     * (set bufs[i] to NULL) to keep them for a retransmission history, but
+     * must not free them before its next call (the send reads them).
+     */
+    void (*sent)(void *opaque, AVBufferRef **bufs, const int *sizes, int nb);
+    /** A datagram read from the RTCP socket. */
+    void (*rtcp)(void *opaque, const uint8_t *buf, int len, int64_t now);
+    /** Timed work; returns when it wants to run next (av_gettime_relative()). */
+    int64_t (*tick)(void *opaque, int64_t now);
+} FFRTPSenderClient;
 
 typedef struct FFRTPSender FFRTPSender;
 
@@ -60,13 +107,16 @@ typedef struct FFRTPSender FFRTPSender;
  *         directly (the caller keeps writing to pb), or a negative AVERROR
  */
 int ff_rtp_sender_open(FFRTPSender **ps, void *logctx, AVIOContext *pb,
-                       int packet_size, enum FFRTPSendMode mode);
+                       const FFRTPSendConfig *cfg);
 
 /** Largest UDP payload for the destination's address family. */
 int ff_rtp_sender_max_size(const FFRTPSender *s);
 
 /** The mode in use now (never FF_RTP_SEND_AUTO). */
 enum FFRTPSendMode ff_rtp_sender_mode(const FFRTPSender *s);
+
+/** Whether media goes through the pacer. */
+int ff_rtp_sender_paced(const FFRTPSender *s);
 
 /**
  * Queue one RTP packet: hdr and payload are copied into a pooled buffer.
@@ -76,38 +126,49 @@ int ff_rtp_sender_queue(FFRTPSender *s, const uint8_t *hdr, int hdr_len,
                         const uint8_t *payload, int len);
 
 /**
- * Send everything queued with as few system calls as the mode allows.
- * @return the number of packets sent (0 if none were queued), or a
- *         negative AVERROR
+ * Send everything queued with as few system calls as the mode allows, or
+ * hand it to the pacer (which may make this wait while its queue is full).
+ * @return the number of packets sent or paced (0 if none were queued), or
+ *         a negative AVERROR (also one the pacer's thread met since)
  */
 int ff_rtp_sender_flush(FFRTPSender *s);
 
-/** Flush, then send one RTCP datagram on the RTCP socket. */
+/**
+ * Wait until the pacer has sent everything (at most timeout µs).
+ * @return 0, or AVERROR(ETIMEDOUT)
+ */
+int ff_rtp_sender_drain(FFRTPSender *s, int64_t timeout);
+
+/**
+ * Send one RTP packet (a retransmission) now, ahead of the media the pacer
+ * holds; it counts against the pacing rate. Any thread.
+ */
+int ff_rtp_sender_send_now(FFRTPSender *s, const uint8_t *buf, int len);
+
+/** Send one RTCP datagram on the RTCP socket, ahead of paced media. */
 int ff_rtp_sender_send_rtcp(FFRTPSender *s, const uint8_t *buf, int len);
 
-void ff_rtp_sender_get_stats(const FFRTPSender *s, FFRTPSendStats *st);
+void ff_rtp_sender_set_report_info(FFRTPSender *s, const FFRTPSenderReportInfo *info);
+
+/**
+ * Build the sender's RTCP compound (SR without report blocks, SDES CNAME,
+ * with bye a BYE) from the clock now and the counts of what has left, and
+ * send it. The only place an SR is made.
+ * @param ntp  if not NULL, the SR's 64-bit NTP timestamp
+ */
+int ff_rtp_sender_send_sr(FFRTPSender *s, int bye, uint64_t *ntp);
+
+/**
+ * Attach (c) or detach (NULL) the client of the sender's thread; starts
+ * the thread if needed. Detaching waits until no callback runs.
+ */
+int ff_rtp_sender_set_client(FFRTPSender *s, const FFRTPSenderClient *c);
+
+void ff_rtp_sender_get_stats(FFRTPSender *s, FFRTPSendStats *st);
 
 const char *ff_rtp_sender_mode_name(enum FFRTPSendMode mode);
 
-/**
- * Hand every packet to cb just before it is sent: cb may steal the
- * references (set bufs[i] to NULL) to keep them, for a retransmission
- * history, but must not free them before the next call (the send reads
- * them). Called from ff_rtp_sender_flush(), in the muxer's thread.
- */
-void ff_rtp_sender_set_sent_cb(FFRTPSender *s,
-                               void (*cb)(void *opaque, AVBufferRef **bufs,
-                                          const int *sizes, int nb),
-                               void *opaque);
-
-/**
- * The RTP (rtcp = 0) or RTCP (rtcp = 1) socket, and its destination when
- * it is not connected (*dest NULL when it is).
- */
-void ff_rtp_sender_socket(const FFRTPSender *s, int rtcp, int *fd,
-                          const struct sockaddr **dest, int *dest_len);
-
-/** Free the sender; packets still queued are dropped. */
+/** Free the sender; paced packets are sent first (pace_max_delay at most). */
 void ff_rtp_sender_free(FFRTPSender **ps);
 
 #endif /* AVFORMAT_RTPSEND_H */

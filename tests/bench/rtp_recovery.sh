@@ -9,13 +9,7 @@
 set -eu
 build=$1
 . "$(dirname "$0")/../rtp/lib.sh"
-in=$build/bench/h264-1080p25-8M-8s.mkv
-mkdir -p "$build/bench"
-if [ ! -s "$in" ]; then
-    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=1920x1080:r=25:d=8,noise=alls=12:allf=t" \
-        -c:v libx264 -preset veryfast -tune zerolatency -b:v 8M -maxrate 8M -bufsize 4M -g 50 -bf 0 \
-        "$in.tmp.mkv" && mv "$in.tmp.mkv" "$in"
-fi
+in=$(clip_8m)
 
 # one NAME BIN LOSS_PPM BURST DELAY_MS: one transfer; sets n_src n_ok
 # r_in r_drop r_rtx_drop lat (added latency p50/p95)

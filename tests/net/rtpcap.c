@@ -7,14 +7,15 @@
  *       from the real ports) until MAXPKTS datagrams, IDLE_MS without one
  *       after the first, or TOTAL_MS in all. With :FWD, each datagram is
  *       also forwarded, unchanged, to 127.0.0.1:FWD (a receiver under test),
- *       with :FWD:DELAY_MS after that delay (in order).
+ *       with :FWD:DELAY_MS after that delay (in order). The IPv4 header's
+ *       TOS byte is the datagram's own (IP_RECVTOS): DSCP and ECN.
  *   rtpcap sink GRO IDLE_MS TOTAL_MS PORT...
  *       Drains datagrams (a benchmark's receiver) and prints the bytes read.
  *       GRO=1 sets UDP_GRO, so that loopback hands the socket a UDP GSO send
  *       as one unit, as a NIC's segmentation offload would keep it off the
  *       sender's CPU; without it the loopback receive path segments it in
  *       the sender's system call.
- *   rtpcap relay OUT.pcap READY SEED LOSS_PPM BURST DELAY_MS IDLE_MS TOTAL_MS IN_PORT OUT_PORT SENDER_RTCP [RTX_LOSS]
+ *   rtpcap relay OUT.pcap READY SEED LOSS_PPM BURST DELAY_MS IDLE_MS TOTAL_MS IN_PORT OUT_PORT SENDER_RTCP [RTX_LOSS [RATE_KBIT QUEUE_BYTES]]
  *       A lossy relay between an RTP sender and a receiver. RTP arriving on
  *       IN_PORT goes to OUT_PORT; packets are dropped LOSS_PPM per million on
  *       average, in bursts of BURST packets (1: independent losses). Which
@@ -34,10 +35,18 @@
  *       packets). OUT.pcap gets every datagram
  *       the relay received, to its own port numbers. It prints "dropped SEQ"
  *       for each RTP packet dropped, and at the end one line of counts.
+ *       With RATE_KBIT, everything towards the receiver (RTP and the
+ *       sender's RTCP, after the random loss) also crosses a bottleneck: a
+ *       link of RATE_KBIT kbit/s behind a drop-tail queue of QUEUE_BYTES
+ *       (IPv4 and UDP headers counted, 28 bytes). A datagram that finds the
+ *       queue without room for it is dropped ("qdropped SEQ"); one that
+ *       fits leaves when the link has sent it and everything before it.
+ *       The queue is computed from the kernel's arrival times, so it does
+ *       not depend on when the relay gets to run.
  *   rtpcap times IN.pcap PORT
  *       One line per RTP datagram sent to PORT: its arrival time (µs of
- *       the realtime clock, the kernel's stamp), sequence number and RTP
- *       timestamp.
+ *       the realtime clock, the kernel's stamp), sequence number, RTP
+ *       timestamp and size.
  *   rtpcap stamp
  *       Copies stdin to stdout, each line prefixed with the realtime clock
  *       in µs when it was read (a receiver's output, timed).
@@ -148,10 +157,12 @@ static void stamps_wait(void)
 /* The record's time is the kernel's arrival time of the datagram just read
  * from fd (SIOCGSTAMP), not when this program got to it. Returns how long
  * ago that was, in µs. */
+static int cur_tos;     /* the TOS byte of the datagram just read (capture) */
+
 static int64_t write_record(FILE *f, int fd, int src_port, int dst_port, const uint8_t *data, int len)
 {
     struct timeval now;
-    uint8_t hdr[28] = { 0x45 };
+    uint8_t hdr[28] = { 0x45, cur_tos };
     struct timeval tv;
     uint32_t rec[4];
 
@@ -201,6 +212,8 @@ static int capture(int argc, char **argv)
         /* root may exceed rmem_max; a big buffer keeps fast senders lossless */
         if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &sz, sizeof(sz)) < 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+        /* the sender's DSCP goes into the capture's IPv4 headers */
+        setsockopt(fd, IPPROTO_IP, IP_RECVTOS, &(int){ 1 }, sizeof(int));
         stamps_on(fd);
         pfd[nb].fd = fd;
         pfd[nb].events = POLLIN;
@@ -252,14 +265,21 @@ static int capture(int argc, char **argv)
             continue;
         for (int i = 0; i < nb && count < max_pkts; i++) {
             struct sockaddr_in from;
-            socklen_t fl = sizeof(from);
+            struct iovec iov = { buf, sizeof(buf) };
+            union { char b[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } ctl;
+            struct msghdr mh = { .msg_name = &from, .msg_namelen = sizeof(from),
+                                 .msg_iov = &iov, .msg_iovlen = 1,
+                                 .msg_control = ctl.b, .msg_controllen = sizeof(ctl.b) };
             ssize_t n;
             if (!(pfd[i].revents & POLLIN))
                 continue;
-            n = recvfrom(pfd[i].fd, buf, sizeof(buf), MSG_DONTWAIT,
-                         (struct sockaddr *)&from, &fl);
+            n = recvmsg(pfd[i].fd, &mh, MSG_DONTWAIT);
             if (n < 0)
                 continue;
+            cur_tos = 0;
+            for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+                if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_TOS)
+                    cur_tos = *(uint8_t *)CMSG_DATA(c);
             write_record(f, pfd[i].fd, ntohs(from.sin_port), ports[i].port, buf, n);
             if (ports[i].fwd && !ports[i].delay) {
                 forward(&ports[i], buf, n);
@@ -396,6 +416,25 @@ static int enqueue(int fd, const struct sockaddr_in *to, const uint8_t *buf, int
     return 0;
 }
 
+/**
+ * A datagram of n bytes arriving at the bottleneck at µs arrived: when its
+ * last bit leaves the link, or -1 if the queue has no room for it. rate 0:
+ * no bottleneck.
+ */
+static int64_t bottleneck(double rate, long queue, int64_t *link_free, int64_t arrived, int n)
+{
+    int wire = n + 28;
+    double backlog;
+
+    if (rate <= 0)
+        return arrived;
+    backlog = *link_free > arrived ? (*link_free - arrived) * rate / 1e6 : 0;
+    if (backlog + wire > queue)
+        return -1;
+    *link_free = (*link_free > arrived ? *link_free : arrived) + (int64_t)(wire * 1e6 / rate + 0.5);
+    return *link_free;
+}
+
 static int relay(int argc, char **argv)
 {
     const char *out = argv[2], *ready = argv[3];
@@ -409,7 +448,10 @@ static int relay(int argc, char **argv)
     static uint8_t buf[MAX_DGRAM];
     long rtp_in = 0, rtp_dropped = 0, rtp_out = 0, rtcp_fwd = 0, rtcp_back = 0;
     static uint8_t seen[65536], seen_rtx[65536];
-    long rtx_dropped = 0;
+    long rtx_dropped = 0, queue_dropped = 0;
+    double rate = argc > 15 ? atof(argv[14]) * 1000 / 8 : 0;   /* bytes/s */
+    long queue = argc > 15 ? atol(argv[15]) : 0;
+    int64_t link_free = 0;      /* when the bottleneck has sent all it took */
     uint32_t media_ssrc = 0;
     int have_media_ssrc = 0;
     int64_t start = now_us(), last = 0, arrived_last[2] = { 0 };
@@ -504,8 +546,13 @@ static int relay(int argc, char **argv)
                     int bye = 0;
                     for (int o = 0; o + 4 <= n; o += 4 + 4 * (buf[o + 2] << 8 | buf[o + 3]))
                         bye |= buf[o + 1] == 203;
-                    enqueue(pfd[1].fd, &to_rtcp, buf, n, arrived + (delay + 500 * bye) * 1000);
-                    rtcp_fwd++;
+                    int64_t out = bottleneck(rate, queue, &link_free, arrived, n);
+                    if (out < 0) {
+                        queue_dropped++;
+                    } else {
+                        enqueue(pfd[1].fd, &to_rtcp, buf, n, out + (delay + 500 * bye) * 1000);
+                        rtcp_fwd++;
+                    }
                 } else {
                     int drop = 0;
                     rtp_in++;
@@ -534,16 +581,23 @@ static int relay(int argc, char **argv)
                         if (n >= 12)
                             printf("dropped %d\n", buf[2] << 8 | buf[3]);
                     } else {
-                        enqueue(pfd[0].fd, &to_rtp, buf, n, arrived + delay * 1000);
-                        rtp_out++;
+                        int64_t out = bottleneck(rate, queue, &link_free, arrived, n);
+                        if (out < 0) {
+                            queue_dropped++;
+                            if (n >= 12)
+                                printf("qdropped %d\n", buf[2] << 8 | buf[3]);
+                        } else {
+                            enqueue(pfd[0].fd, &to_rtp, buf, n, out + delay * 1000);
+                            rtp_out++;
+                        }
                     }
                 }
             }
         }
     }
     fclose(f);
-    printf("rtp_in %ld rtp_dropped %ld rtp_forwarded %ld rtcp_to_receiver %ld rtcp_to_sender %ld retransmissions_dropped %ld\n",
-           rtp_in, rtp_dropped, rtp_out, rtcp_fwd, rtcp_back, rtx_dropped);
+    printf("rtp_in %ld rtp_dropped %ld rtp_forwarded %ld rtcp_to_receiver %ld rtcp_to_sender %ld retransmissions_dropped %ld queue_dropped %ld\n",
+           rtp_in, rtp_dropped, rtp_out, rtcp_fwd, rtcp_back, rtx_dropped, queue_dropped);
     return 0;
 }
 
@@ -625,8 +679,8 @@ static int times(int argc, char **argv)
     while ((len = read_record(f, rec, buf, sizeof(buf))) > 0) {
         if ((buf[22] << 8 | buf[23]) != port || len < 28 + 12)
             continue;
-        printf("%lld %d %u\n", rec[0] * 1000000LL + rec[1], r[2] << 8 | r[3],
-               (uint32_t)r[4] << 24 | r[5] << 16 | r[6] << 8 | r[7]);
+        printf("%lld %d %u %d\n", rec[0] * 1000000LL + rec[1], r[2] << 8 | r[3],
+               (uint32_t)r[4] << 24 | r[5] << 16 | r[6] << 8 | r[7], len - 28);
     }
     return len < 0;
 }

@@ -247,21 +247,21 @@ test_nack() {
         "$tools/rtcpinject" nack "$p" "$((q + 1))" "$SSRC" 20 20000 "$rtx" > "$work/nack$rtx.txt" &
         local inj=$!
         sleep 0.3
-        env LD_PRELOAD="$tools/malloc_count.so" MALLOC_COUNT_THREAD=rtcp-fb MALLOC_COUNT_FILE="$work/nack$rtx.allocs" \
+        env LD_PRELOAD="$tools/malloc_count.so" MALLOC_COUNT_THREAD=rtp-send MALLOC_COUNT_FILE="$work/nack$rtx.allocs" \
             timeout 60 "$ffmpeg" -nostdin -v error -re -i "$inputs/h264.mkv" -c copy -f rtp -ssrc "$SSRC" \
             -rtx_pt "$rtx" "rtp://127.0.0.1:$p?pkt_size=1200&localrtpport=$q&localrtcpport=$((q + 1))" \
             > /dev/null 2>&1 &
         local snd=$! named=0
         # the count is per thread name: the thread must exist under it
         sleep 1
-        grep -qsx 'rtcp-fb' /proc/[0-9]*/task/*/comm && named=1
+        grep -qsx 'rtp-send' /proc/[0-9]*/task/*/comm && named=1
         wait "$snd" || die "sender failed"
-        [ "$named" = 1 ] || die "no thread named rtcp-fb: the allocation count would be empty"
+        [ "$named" = 1 ] || die "no thread named rtp-send: the allocation count would be empty"
         wait "$inj" || die "NACKs unanswered: $(cat "$work/nack$rtx.txt")"
         r=$(cat "$work/nack$rtx.txt")
         note "$( [ "$rtx" = -1 ] && echo 'plain resend' || echo "RTX (PT $rtx)"): $r;" \
-             "allocations in the RTCP thread: $(cat "$work/nack$rtx.allocs")"
-        [ "$(cat "$work/nack$rtx.allocs")" = 0 ] || die "the RTCP thread allocated"
+             "allocations in the send thread (pacer, RTCP, resends): $(cat "$work/nack$rtx.allocs")"
+        [ "$(cat "$work/nack$rtx.allocs")" = 0 ] || die "the send thread allocated"
     done
 }
 

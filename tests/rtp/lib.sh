@@ -28,20 +28,49 @@ ports() {
     while [ "$p_send" = "$p_relay" ] || [ "$p_send" = "$p_recv" ]; do p_send=$(port); done
 }
 
-# relay NAME LOSS_PPM BURST DELAY_MS [SEED] [RTX_LOSS]: tests/net/rtpcap.c relay
+# relay NAME LOSS_PPM BURST DELAY_MS [SEED] [RTX_LOSS] [RATE_KBIT QUEUE_BYTES]:
+# tests/net/rtpcap.c relay (with a bottleneck if RATE_KBIT is given)
 relay() {
     rm -f "$work/$1.ready"
     "$tools/rtpcap" relay "$work/$1.pcap" "$work/$1.ready" "${5:-11}" "$2" "$3" "$4" 1500 90000 \
-        "$p_relay" "$p_recv" "$((p_send + 1))" "${6:-0}" > "$work/$1.relay" &
+        "$p_relay" "$p_recv" "$((p_send + 1))" "${6:-0}" ${7:+"$7" "$8"} > "$work/$1.relay" &
     relay_pid=$!
     wait_file "$work/$1.ready"
 }
 
-# relay_counts NAME: sets r_in r_drop r_rtx_drop from the relay's last line
+# relay_counts NAME: sets r_in r_drop r_rtx_drop r_qdrop from the relay's last line
 relay_counts() {
     local line; line=$(grep '^rtp_in' "$work/$1.relay") || die "$1: the relay printed no counts"
     set -- $line
-    r_in=$2 r_drop=$4 r_rtx_drop=${12:-0}
+    r_in=$2 r_drop=$4 r_rtx_drop=${12:-0} r_qdrop=${14:-0}
+}
+
+# clip_720p: a 4 s 720p25 clip, x264 veryfast zerolatency at ~4 Mbit/s,
+# GOP 50, with temporal noise so that every frame costs bits (made once in
+# $build/tests/rtp-inputs, then reused); prints its path
+clip_720p() {
+    local f=$build/tests/rtp-inputs/720p25-4M-4s.mkv
+    mkdir -p "$build/tests/rtp-inputs"
+    if [ ! -s "$f" ]; then
+        "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=1280x720:r=25:d=4,noise=alls=12:allf=t" \
+            -c:v libx264 -preset veryfast -tune zerolatency -b:v 4M -maxrate 4M -bufsize 2M \
+            -g 50 -bf 0 "$f.tmp.mkv" && mv "$f.tmp.mkv" "$f"
+    fi
+    echo "$f"
+}
+
+# clip_8m: the 8 s 1080p25 H.264 clip at about 8 Mbit/s (x264 veryfast
+# zerolatency, GOP 50, temporal noise) of the loss and pacing benchmarks,
+# made once in $build/bench; prints its path
+clip_8m() {
+    local in=$build/bench/h264-1080p25-8M-8s.mkv
+    mkdir -p "$build/bench"
+    if [ ! -s "$in" ]; then
+        "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=1920x1080:r=25:d=8,noise=alls=12:allf=t" \
+            -c:v libx264 -preset veryfast -tune zerolatency -b:v 8M -maxrate 8M -bufsize 4M -g 50 -bf 0 \
+            "$in.tmp.mkv" && mv "$in.tmp.mkv" "$in"
+    fi
+    echo "$in"
 }
 
 url() { echo "rtp://127.0.0.1:$p_relay?pkt_size=1200&localrtpport=$p_send&localrtcpport=$((p_send + 1))"; }

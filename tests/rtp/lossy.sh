@@ -18,19 +18,6 @@ SSRC=0x12345678
 LOSS=50000      # ppm
 DELAY=20        # ms: the relay delays the receiver's direction only, so RTT 20 ms (10 each way)
 
-# a 4 s 720p25 clip, x264 veryfast zerolatency at ~4 Mbit/s, GOP 50, with
-# temporal noise so that every frame costs bits (made once, then reused)
-clip() {
-    local f=$inputs/720p25-4M-4s.mkv
-    mkdir -p "$inputs"
-    if [ ! -s "$f" ]; then
-        "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=1280x720:r=25:d=4,noise=alls=12:allf=t" \
-            -c:v libx264 -preset veryfast -tune zerolatency -b:v 4M -maxrate 4M -bufsize 2M \
-            -g 50 -bf 0 "$f.tmp.mkv" && mv "$f.tmp.mkv" "$f"
-    fi
-    echo "$f"
-}
-
 # run_link NAME RECEIVER_BIN INPUT [SENDER OPTIONS...]: one lossy transfer;
 # sets n_src n_ok r_in r_drop r_rtx_drop
 run_link() {
@@ -50,7 +37,7 @@ run_link() {
 stats_line() { grep -h 'RTP receiver at the end' "$work/$1.recv.log" | tail -n 1 | sed 's/^\[[^]]*\] //'; }
 
 test_link() {
-    local in; in=$(clip)
+    local in; in=$(clip_720p)
     run_link ours "$ffmpeg" "$in"
     local ok=$n_ok src=$n_src
     note "ours: relay dropped $r_drop of $r_in datagrams ($r_rtx_drop of them retransmissions); $ok of $src frames intact"
@@ -67,7 +54,7 @@ test_link() {
 }
 
 test_rtx() {
-    local in; in=$(clip)
+    local in; in=$(clip_720p)
     run_link rtx "$ffmpeg" "$in" -rtx_pt 97
     local restored
     restored=$(stats_line rtx | sed -n 's/.*(\([0-9]*\) by RTX).*/\1/p')

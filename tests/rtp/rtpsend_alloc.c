@@ -4,7 +4,7 @@
  *
  *   LD_PRELOAD=malloc_count.so rtpsend_alloc PORT N MODE [PKT_SIZE [MUXER_OPTIONS]]
  *
- * Sends 50 warm-up access units, then N, then 2N (H.264 IDR slices of 20000
+ * Sends 600 warm-up access units, then N, then 2N (H.264 IDR slices of 20000
  * bytes, 17 FU-A packets each at pkt_size 1200) to 127.0.0.1:PORT, and
  * prints the allocations of each run per packet. Fails unless the 2N run
  * allocates exactly as much as the N run: nothing per packet.
@@ -12,6 +12,10 @@
  * feedback=0, or nack_history=0 (the history holds every packet of its
  * window, so a run as fast as this one grows the pool until the window is
  * full; the NACK path is measured by tests/rtp/feedback.sh instead).
+ * The access units come as fast as the muxer takes them: with pacing on (the
+ * default), the pacer holds at most 8192 packets and then makes the muxer
+ * wait, so the 600 warm-up units (10200 packets) fill it to that bound, and
+ * its pool of packet buffers can grow no further; with pace=0 nothing waits.
  */
 
 #include <dlfcn.h>
@@ -100,7 +104,7 @@ int main(int argc, char **argv)
     pkt->size         = AU_SIZE;
     pkt->stream_index = 0;
 
-    if ((ret = send_aus(oc, pkt, &pts, 50)) < 0)
+    if ((ret = send_aus(oc, pkt, &pts, 600)) < 0)
         goto end;
     a0 = count();
     if ((ret = send_aus(oc, pkt, &pts, n)) < 0)
