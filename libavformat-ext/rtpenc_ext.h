@@ -54,9 +54,9 @@ typedef struct FFRTPEncExt {
 } FFRTPEncExt;
 
 /* the pacer's defaults, chosen from tests/bench/rtp_pacing.sh (README) */
-#define FF_RTPENC_PACE_FACTOR    2.5
+#define FF_RTPENC_PACE_FACTOR    1.5
 #define FF_RTPENC_PACE_BURST     16384
-#define FF_RTPENC_PACE_MAX_DELAY 200000
+#define FF_RTPENC_PACE_MAX_DELAY 500000
 
 #define FF_RTPENC_EXT_OPTS(ctx, field)                                                 \
     { "send_mode", "how RTP packets are handed to the kernel",                         \

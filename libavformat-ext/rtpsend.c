@@ -119,6 +119,7 @@ const char *ff_rtp_sender_mode_name(enum FFRTPSendMode mode)
 #define DELAY_BINS       4000       ///< 1 s of bins, then one for everything above
 #define HOLD_SLACK       200000     ///< µs early an access unit may leave (B-frame reordering)
 #define RTCP_MAX_SIZE    1500
+#define PRIO_BYTES       (1 << 20)  ///< resends the pacer holds at most (and 256 packets)
 
 typedef struct SendSocket {
     int fd;
@@ -160,6 +161,7 @@ typedef struct PacedAU {
 typedef struct RateSample {
     int64_t time;
     int bytes;
+    int64_t media_time;
 } RateSample;
 
 struct FFRTPSender {
@@ -196,6 +198,7 @@ struct FFRTPSender {
     int64_t media_time;             ///< µs, from the RTP timestamps
     int64_t first_time;             ///< when the first access unit came
     int64_t ref, ref_time;          ///< clock - media time of the latest unit, decaying
+    int live;                       ///< the source keeps to real time
     uint32_t last_ts;
     int have_ts;
     double rate;                    ///< bytes/s of the last burst
@@ -212,6 +215,11 @@ struct FFRTPSender {
     FFRTPSenderClient client;
     int has_client;
     uint8_t rtcp_in[RTCP_MAX_SIZE];
+
+    /* resends beyond one burst of credit wait here, ahead of the media */
+    uint8_t *prio;
+    int *prio_size;
+    int prio_slot, prio_slots, prio_start, prio_count;
 };
 
 static int get_socket(URLContext *h, SendSocket *sock, int *max_size)
@@ -386,7 +394,11 @@ int ff_rtp_sender_open(FFRTPSender **ps, void *logctx, AVIOContext *pb,
     s->mode = FF_RTP_SEND_SINGLE;
 #endif
     if (cfg->pace) {
-        if (!(s->ring = av_calloc(PACE_RING, sizeof(*s->ring)))) {
+        s->prio_slot  = cfg->packet_size + 16;
+        s->prio_slots = av_clip(PRIO_BYTES / s->prio_slot, 8, 256);
+        s->prio       = av_malloc_array(s->prio_slots, s->prio_slot);
+        s->prio_size  = av_calloc(s->prio_slots, sizeof(*s->prio_size));
+        if (!(s->ring = av_calloc(PACE_RING, sizeof(*s->ring))) || !s->prio || !s->prio_size) {
             ret = AVERROR(ENOMEM);
             goto fail;
         }
@@ -729,9 +741,18 @@ static void window_trim(FFRTPSender *s, int64_t now)
 static double pace_rate(FFRTPSender *s, int64_t now)
 {
     double rate;
+    int64_t span = RATE_WINDOW;
 
     window_trim(s, now);
-    rate = FFMAX(s->win_bytes * 1e6 / RATE_WINDOW, s->cfg.bit_rate / 8.0) * s->cfg.pace_factor;
+    /* over the media time the window holds, if longer than the window (a
+     * source that came early, as ffmpeg -re's first half second); a source
+     * faster than real time is paced by the clock */
+    if (s->win_count && s->live) {
+        const RateSample *o = &s->win[s->win_start];
+        const RateSample *n = &s->win[(s->win_start + s->win_count - 1) % FF_ARRAY_ELEMS(s->win)];
+        span = FFMAX(span, FFMIN(n->media_time - o->media_time, 10 * RATE_WINDOW));
+    }
+    rate = FFMAX(s->win_bytes * 1e6 / span, s->cfg.bit_rate / 8.0) * s->cfg.pace_factor;
     for (int i = 0; i < s->au_count; i++) {
         PacedAU *au = &s->aus[(s->au_start + i) % PACE_AUS];
         double left = (double)(au->end - s->sent_bytes);
@@ -758,28 +779,42 @@ static int64_t pace_run(FFRTPSender *s)
     for (int bursts = 0; bursts < 16; bursts++) {
         Batch *b = &s->burst;
         int64_t now = av_gettime_relative();
+        int ret = 0, held, resent = 0;
         double rate;
-        int ret;
-
         uint64_t pos;
         int j = 0;
 
         pthread_mutex_lock(&s->lock);
-        if (s->ring_count && now >= s->t_free && s->aus[s->au_start].not_before > now) {
-            /* an access unit that came early waits for its time */
-            int64_t next = s->aus[s->au_start].not_before;
-            pthread_mutex_unlock(&s->lock);
-            return next;
-        }
-        if (!s->ring_count || now < s->t_free) {
-            int64_t next = s->ring_count ? s->t_free : INT64_MAX;
+        /* an access unit that came early waits for its time */
+        held = s->ring_count && s->aus[s->au_start].not_before > now;
+        if (now < s->t_free || (!s->prio_count && (!s->ring_count || held))) {
+            int64_t next = now < s->t_free && (s->prio_count || s->ring_count) ? s->t_free :
+                           s->ring_count ? s->aus[s->au_start].not_before : INT64_MAX;
             pthread_mutex_unlock(&s->lock);
             return next;
         }
         rate = s->rate = pace_rate(s, now);
-        pos  = s->sent_bytes;
-        while (s->ring_count && b->nb < MAX_QUEUE &&
-               (!b->nb || b->bytes + s->ring[s->ring_start].size <= s->cfg.pace_burst)) {
+        /* resends first, in the same budget */
+        while (s->prio_count && (!resent || resent + s->prio_size[s->prio_start] <= s->cfg.pace_burst)) {
+            const uint8_t *data = s->prio + (size_t)s->prio_start * s->prio_slot;
+            int len = s->prio_size[s->prio_start];
+            FFRTPSendStats d = { 0 };
+
+            pthread_mutex_unlock(&s->lock);
+            ret = send_one(s, &d, &s->rtp, data, len, "RTP");
+            count(s, &d);
+            pthread_mutex_lock(&s->lock);
+            s->prio_start = (s->prio_start + 1) % s->prio_slots;
+            s->prio_count--;
+            if (!ret) {
+                s->st.retransmissions++;
+                s->st.retransmitted_bytes += len;
+            }
+            resent += len;
+        }
+        pos = s->sent_bytes;
+        while (!held && s->ring_count && b->nb < MAX_QUEUE &&
+               (!(b->nb || resent) || resent + b->bytes + s->ring[s->ring_start].size <= s->cfg.pace_burst)) {
             Paced *p = &s->ring[s->ring_start];
             int64_t delay = now - p->time;
 
@@ -810,13 +845,14 @@ static int64_t pace_run(FFRTPSender *s)
         }
         /* a wake-up a little late is made up for; a long idle time is not
          * banked as a burst */
-        s->t_free = FFMAX(s->t_free, now - LATE_CREDIT) + b->bytes * 1e6 / rate;
+        s->t_free = FFMAX(s->t_free, now - LATE_CREDIT) + (resent + b->bytes) * 1e6 / rate;
         s->inflight = 1;
         s->st.paced_bursts++;
         pthread_cond_broadcast(&s->cond);
         pthread_mutex_unlock(&s->lock);
 
-        ret = send_media(s, b);
+        if (b->nb)
+            ret = send_media(s, b);
 
         pthread_mutex_lock(&s->lock);
         s->inflight = 0;
@@ -846,7 +882,7 @@ static void cond_wait_ms(FFRTPSender *s, int ms)
  * When the access unit in b may leave and when it is due out, at the latest,
  * by its RTP timestamp on the clock of the unit that came latest for its
  * timestamp (its lateness: the clock less its media time); the reference
- * follows later units at once and earlier ones by 62.5 ms per second at
+ * follows later units at once and earlier ones by 250 ms per second at
  * most, so that clocks that drift apart are followed, and the schedule of
  * units already held never moves back. A unit that comes on time has its
  * time now.
@@ -876,14 +912,14 @@ static void pace_times(FFRTPSender *s, const Batch *b, int64_t now,
     }
     ref = now - s->media_time;
     if (s->have_ts)
-        ref = FFMAX(ref, s->ref - (now - s->ref_time) / 16);
+        ref = FFMAX(ref, s->ref - (now - s->ref_time) / 4);
     s->ref      = ref;
     s->ref_time = now;
     s->last_ts  = ts;
     s->have_ts  = 1;
     sched   = s->media_time + ref;
     elapsed = now - s->first_time;
-    live    = elapsed < RATE_WINDOW || s->media_time <= 2 * elapsed;
+    live    = s->live = elapsed < RATE_WINDOW || s->media_time <= 2 * elapsed;
     *not_before = live && sched - now > HOLD_SLACK ?
                   FFMIN(sched - HOLD_SLACK, now + RATE_WINDOW) : now;
     *due = (live ? sched : now) + s->cfg.pace_max_delay;
@@ -937,8 +973,9 @@ static int pace_enqueue(FFRTPSender *s)
         s->win[(s->win_start + s->win_count - 1) % FF_ARRAY_ELEMS(s->win)].bytes += b->bytes;
     } else {
         RateSample *w = &s->win[(s->win_start + s->win_count++) % FF_ARRAY_ELEMS(s->win)];
-        w->time     = now;
-        w->bytes    = b->bytes;
+        w->time       = now;
+        w->bytes      = b->bytes;
+        w->media_time = s->media_time;
     }
     s->win_bytes += b->bytes;
     pthread_mutex_unlock(&s->lock);
@@ -957,7 +994,7 @@ int ff_rtp_sender_drain(FFRTPSender *s, int64_t timeout)
     if (!s->cfg.pace)
         return 0;
     pthread_mutex_lock(&s->lock);
-    while (s->ring_count || s->inflight) {
+    while (s->ring_count || s->prio_count || s->inflight) {
         if (av_gettime_relative() - start > timeout) {
             ret = AVERROR(ETIMEDOUT);
             break;
@@ -1101,19 +1138,45 @@ int ff_rtp_sender_queue(FFRTPSender *s, const uint8_t *hdr, int hdr_len,
 int ff_rtp_sender_send_now(FFRTPSender *s, const uint8_t *buf, int len)
 {
     FFRTPSendStats d = { 0 };
-    int ret = send_one(s, &d, &s->rtp, buf, len, "RTP");
+    int ret;
 
-    count(s, &d);
-    pthread_mutex_lock(&s->lock);
-    if (!ret) {
+    if (s->cfg.pace) {
         int64_t now = av_gettime_relative();
+        double burst_time;
+
+        pthread_mutex_lock(&s->lock);
+        burst_time = s->rate > 0 ? s->cfg.pace_burst * 1e6 / s->rate : 0;
+        if (s->prio_count || (s->rate > 0 && s->t_free - now > burst_time)) {
+            /* more than a burst of credit spent: the pacer sends it first
+             * thing, so that a NACK for many packets is no burst either */
+            int in_thread = s->thread_started && pthread_equal(pthread_self(), s->thread);
+            if (s->prio_count == s->prio_slots || len > s->prio_slot) {
+                s->st.resends_dropped++;
+                pthread_mutex_unlock(&s->lock);
+                return AVERROR(EAGAIN);
+            }
+            memcpy(s->prio + (size_t)((s->prio_start + s->prio_count) % s->prio_slots) * s->prio_slot,
+                   buf, len);
+            s->prio_size[(s->prio_start + s->prio_count++) % s->prio_slots] = len;
+            s->st.resends_queued++;
+            pthread_mutex_unlock(&s->lock);
+            if (!in_thread)
+                wake(s);
+            return 0;
+        }
+        /* it goes ahead of the paced media, which waits for it */
+        if (s->rate > 0)
+            s->t_free = FFMAX(s->t_free, now - LATE_CREDIT) + len * 1e6 / s->rate;
+        pthread_mutex_unlock(&s->lock);
+    }
+    ret = send_one(s, &d, &s->rtp, buf, len, "RTP");
+    count(s, &d);
+    if (!ret) {
+        pthread_mutex_lock(&s->lock);
         s->st.retransmissions++;
         s->st.retransmitted_bytes += len;
-        /* it went ahead of the paced media, which waits for it */
-        if (s->cfg.pace && s->rate > 0)
-            s->t_free = FFMAX(s->t_free, now - LATE_CREDIT) + len * 1e6 / s->rate;
+        pthread_mutex_unlock(&s->lock);
     }
-    pthread_mutex_unlock(&s->lock);
     return ret;
 }
 
@@ -1182,6 +1245,8 @@ void ff_rtp_sender_free(FFRTPSender **ps)
         for (int i = 0; i < s->ring_count; i++)
             av_buffer_unref(&s->ring[(s->ring_start + i) % PACE_RING].buf);
     av_freep(&s->ring);
+    av_freep(&s->prio);
+    av_freep(&s->prio_size);
     av_buffer_pool_uninit(&s->pool);
     if (s->wake_pipe[0] >= 0)
         close(s->wake_pipe[0]);

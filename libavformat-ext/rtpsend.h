@@ -40,6 +40,8 @@ typedef struct FFRTPSendStats {
     uint64_t payload_bytes; ///< their payload (as the SR's octet count)
     uint64_t retransmissions; ///< packets sent by ff_rtp_sender_send_now()
     uint64_t retransmitted_bytes;
+    uint64_t resends_queued;  ///< of which waited for the pacer (a burst of credit spent)
+    uint64_t resends_dropped; ///< not sent: the pacer's resend queue was full
     uint64_t rtcp_packets;  ///< RTCP datagrams (compound packets) sent
     uint64_t syscalls;      ///< send, sendmsg and sendmmsg calls, failed ones included
     uint64_t batches;       ///< flushes or paced bursts that sent at least one packet
@@ -140,8 +142,11 @@ int ff_rtp_sender_flush(FFRTPSender *s);
 int ff_rtp_sender_drain(FFRTPSender *s, int64_t timeout);
 
 /**
- * Send one RTP packet (a retransmission) now, ahead of the media the pacer
- * holds; it counts against the pacing rate. Any thread.
+ * Send one RTP packet (a retransmission) ahead of the media the pacer
+ * holds: at once while the pacer has a burst of credit left, else first
+ * thing in its next burst (copied: buf may go). It counts against the
+ * pacing rate. Any thread.
+ * @return 0, or AVERROR(EAGAIN) when the pacer's resend queue is full
  */
 int ff_rtp_sender_send_now(FFRTPSender *s, const uint8_t *buf, int len);
 

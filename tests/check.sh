@@ -168,6 +168,13 @@ done
 run rtp-keyframe-api "$build/tests/rtp_keyframe_example" "$build/tests/rtcpinject" "$("$build/tests/freeport")"
 sed 's/^/    /' "$log/rtp-keyframe-api.log"
 
+echo "== paced sending: a 2x bottleneck with a 64 KB queue, resends ahead of the pacer, the BYE after it,"
+echo "   the same datagrams paced or not, DSCP (127.0.0.1)"
+for t in bottleneck resend bye wire; do
+    run "rtp-pacing-$t" "$top/tests/rtp/pacing.sh" "$build" "$t"
+    sed -n 's/^  /    /p' "$log/rtp-pacing-$t.log"
+done
+
 echo "== loss recovery in FFmpeg's RTP receiver: 720p at 4 Mbit/s, 5 % loss on retransmissions too,"
 echo "   20 ms RTT; RTX; PLI from an unrepairable gap (127.0.0.1)"
 for t in link rtx pli; do
@@ -181,9 +188,9 @@ run cli-options "$top/tests/cli/toi420-cli.sh" "$ffb/ffmpeg"
 echo "== documentation"
 run docs-manpage sh -c "make -C '$ffb' doc/ffmpeg-filters.1 && \
     grep -q '^\.SS \"toi420\"' '$ffb/doc/ffmpeg-filters.1' && grep -q 'full range' '$ffb/doc/ffmpeg-filters.1'"
-run docs-manpage-rtp sh -c "make -C '$ffb' doc/ffmpeg-formats.1 && \
-    grep -q '^\.SS \"rtp\"' '$ffb/doc/ffmpeg-formats.1' && grep -q 'send_mode' '$ffb/doc/ffmpeg-formats.1' && \
-    '$ffb/ffmpeg' -hide_banner -h muxer=rtp | grep -q 'base_timestamp'"
+run docs-manpage-rtp "$top/tests/cli/rtp-docs.sh" "$ffb" send_mode base_timestamp feedback nack nack_history \
+    nack_max_share rtx_pt rtx_ssrc sr_interval stats_interval stats_file keyframe_min_interval bye bye_delay \
+    pace pace_factor pace_burst pace_max_delay dscp
 run docs-manpage-rtp-receiver sh -c "make -C '$ffb' doc/ffmpeg-protocols.1 && \
     grep -q 'nack_max_retries' '$ffb/doc/ffmpeg-protocols.1' && grep -q 'Loss recovery of the RTP receiver' '$ffb/doc/ffmpeg-protocols.1' && \
     '$ffb/ffmpeg' -hide_banner -h demuxer=sdp | grep -q 'nack_max_retries'"

@@ -8,10 +8,11 @@
 # rtcp_to_source; frames intact = decoded md5 equal to the clip decoded
 # locally. Everything else comes from the relay's capture, the kernel's
 # arrival times of the datagrams as they left the sender:
-#   - sender latency: per frame, when its last packet left, less when it was
-#     due (its RTP timestamp on the clock of the frame that left earliest
-#     relative to its timestamp); -re adds a few ms of its own, see the
-#     unpaced rows;
+#   - added latency: per frame, when its last packet left, less when the
+#     unpaced sender (pace=0, same bottleneck, run first) sent its first
+#     packet, i.e. when the muxer got it; runs aligned at their first packet;
+#     frames after the first second only (ffmpeg -re reads the first half
+#     second at once, and the pacer holds that early media to its time);
 #   - keyframe: first to last packet of the largest frame (the 331 KB IDR);
 #   - peak: the most bytes that left within any 1 ms.
 #   tests/bench/rtp_pacing.sh BUILD [sweep]
@@ -46,29 +47,36 @@ one() {
         -f framemd5 "$work/$name.framemd5" 2> /dev/null || true
     compare "$name" "$in"
     "$tools/rtpcap" times "$work/$name.pcap" "$p_relay" > "$work/$name.times"
-    timing=$(awk '
+    # per frame (in order of appearance): when its first and its last
+    # packet left; the largest frame's spread; the most bytes within 1 ms
+    awk -v frames="$work/$name.frames" '
         !seen[$2]++ { if (!($3 in first)) { first[$3] = $1; order[n++] = $3; size[$3] = 0 }
                       last[$3] = $1; size[$3] += $4 }
         { t[m] = $1; b[m++] = $4 }
         END {
-            ts0 = order[0]; off = 1e18
+            big = 0
             for (i = 0; i < n; i++) {
-                d = order[i] - ts0; if (d < 0) d += 4294967296
-                due[i] = d / 90.0 * 1000; if (first[order[i]] - due[i] < off) off = first[order[i]] - due[i]
+                printf "%d %d %d\n", i, first[order[i]] - first[order[0]], last[order[i]] - first[order[0]] > frames
                 if (size[order[i]] > size[order[big]]) big = i
             }
-            for (i = 0; i < n; i++) lat[i] = (last[order[i]] - due[i] - off) / 1000
-            asort(lat)
-            # most bytes within 1 ms, over every datagram as it arrived
             j = 0; sum = 0; peak = 0
             for (i = 0; i < m; i++) {
                 sum += b[i]
                 while (t[i] - t[j] >= 1000) { sum -= b[j]; j++ }
                 if (sum > peak) peak = sum
             }
-            printf "%.1f / %.1f | %.0f KB in %.0f ms | %.0f KB", lat[int(n * 0.5 + 0.5)], lat[int(n * 0.95 + 0.5)],
-                   size[order[big]] / 1000, (last[order[big]] - first[order[big]]) / 1000, peak / 1000
-        }' "$work/$name.times")
+            printf "%.0f KB in %.0f ms | %.0f KB", size[order[big]] / 1000,
+                   (last[order[big]] - first[order[big]]) / 1000, peak / 1000
+        }' "$work/$name.times" > "$work/$name.shape"
+    timing="- | $(cat "$work/$name.shape")"
+    if [ -n "${unpaced:-}" ] && [ "$name" != "$unpaced" ]; then
+        # added latency: when the frame's last packet left, less when the
+        # unpaced sender sent its first (the time the muxer got it), frames
+        # after the first second (-re reads the first half second at once)
+        join "$work/$unpaced.frames" "$work/$name.frames" |
+            awk '$1 >= 25 { printf "%.1f\n", ($5 - $2) / 1000 }' | sort -n > "$work/$name.lat"
+        timing="$(awk '{ v[NR] = $1 } END { printf "%s / %s", v[int(NR * 0.5 + 0.5)], v[int(NR * 0.95 + 0.5)] }' "$work/$name.lat") | $(cat "$work/$name.shape")"
+    fi
     pacer="-"
     if [ -s "$work/$name.json" ]; then
         pacer="$(json "$work/$name.json" pace_delay_p50_ms) / $(json "$work/$name.json" pace_delay_p95_ms), $(json "$work/$name.json" pace_forced_drains)"
@@ -82,21 +90,27 @@ row() {  # row LABEL NAME BIN RATE [OPTIONS...]
 }
 
 header() {
-    echo "| sender | bottleneck | datagrams lost in the queue | frames intact | sender latency ms p50 / p95 | largest frame: first to last packet | peak 1 ms | pacer: packet wait ms p50 / p95, forced drains |"
+    echo "| sender | bottleneck | datagrams lost in the queue | frames intact | added latency per frame, ms p50 / p95 | largest frame: first to last packet | peak 1 ms | pacer: packet wait ms p50 / p95, forced drains |"
     echo "|---|--:|--:|--:|--:|--:|--:|--:|"
 }
 
 if [ "${2:-}" = sweep ]; then
-    echo "### Pacer settings at a 1.5x bottleneck ($((kbit * 3 / 2)) kbit/s, 64 KB queue, clip $kbit kbit/s)"
+    echo "### Pacer settings at bottlenecks of 1.5x and 2x, 64 KB queue (clip $kbit kbit/s)"
     echo
     header
-    for f in 1.5 2.5 4; do
-        for burst in 8192 16384 65536; do
-            row "pace_factor $f, pace_burst $burst" "s-$f-$burst" "$ffmpeg" $((kbit * 3 / 2)) -pace_factor "$f" -pace_burst "$burst"
+    for x in 1.5 2; do
+        rate=$(awk -v k="$kbit" -v x="$x" 'BEGIN { printf "%d", k * x }')
+        unpaced=s-nopace-$x
+        one "$unpaced" "$ffmpeg" "$rate" -pace 0
+        for f in 1.5 1.75 2 2.5; do
+            row "${x}x: pace_factor $f" "s-$x-$f" "$ffmpeg" "$rate" -pace_factor "$f"
         done
-    done
-    for md in 0.05 0.2 0.4; do
-        row "pace_max_delay $md" "s-md-$md" "$ffmpeg" $((kbit * 3 / 2)) -pace_max_delay "$md"
+        for burst in 8192 32768; do
+            row "${x}x: pace_burst $burst" "s-$x-b$burst" "$ffmpeg" "$rate" -pace_burst "$burst"
+        done
+        for md in 0.2 1; do
+            row "${x}x: pace_max_delay $md" "s-$x-md$md" "$ffmpeg" "$rate" -pace_max_delay "$md"
+        done
     done
     exit 0
 fi
@@ -106,7 +120,41 @@ echo
 header
 for x in 2 1.5; do
     rate=$(awk -v k="$kbit" -v x="$x" 'BEGIN { printf "%d", k * x }')
-    row "ours (paced, defaults), ${x}x" "ours-$x" "$ffmpeg" "$rate"
+    unpaced=nopace-$x
     row "ours, pace=0, ${x}x" "nopace-$x" "$ffmpeg" "$rate" -pace 0
+    row "ours (paced, defaults), ${x}x" "ours-$x" "$ffmpeg" "$rate"
     row "stock, ${x}x" "stock-$x" "$stock" "$rate"
+done
+
+# system calls of the send path at a camera's top rate, counted by strace
+# in the sender's threads: sends (sendmmsg, sendmsg, sendto), waits (ppoll,
+# poll) and the pacer's wake-up pipe (read, write on a pipe)
+clip20=$build/bench/h264-1080p25-20M-10s.mkv
+if [ ! -s "$clip20" ]; then
+    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=1920x1080:r=25:d=10,noise=alls=12:allf=t" \
+        -c:v libx264 -preset ultrafast -b:v 20M -maxrate 20M -bufsize 20M -g 50 "$clip20.tmp.mkv" &&
+        mv "$clip20.tmp.mkv" "$clip20"
+fi
+echo
+echo "### System calls of the send path at 20 Mbit/s (-re, 10 s of 1080p25, pkt_size 1200, strace -f)"
+echo
+echo "| sender | RTP packets | sends | waits (ppoll, poll) | wake-up pipe | per packet |"
+echo "|---|--:|--:|--:|--:|--:|"
+for v in "paced (defaults)|" "pace=0|-pace 0"; do
+    label=${v%%|*} opts=${v#*|}
+    p=$(port)
+    "$tools/rtpcap" sink 1 2000 60000 "$p" "$((p + 1))" > /dev/null &
+    sink=$!
+    wait_udp "$p"
+    # shellcheck disable=SC2086
+    strace -f -qq -y -e trace=sendto,sendmsg,sendmmsg,ppoll,poll,read,write -o "$work/strace" \
+        "$ffmpeg" -nostdin -v verbose -re -i "$clip20" -c copy -f rtp $opts \
+        "rtp://127.0.0.1:$p?pkt_size=1200" > /dev/null 2> "$work/strace.log" || true
+    kill "$sink" 2> /dev/null || true
+    wait "$sink" 2> /dev/null || true
+    pk=$(sed -n 's/.*RTP send ([a-z]*): \([0-9]*\) packets.*/\1/p' "$work/strace.log")
+    sends=$(grep -cE '^[0-9]+ +(sendto|sendmsg|sendmmsg)\(' "$work/strace" || true)
+    waits=$(grep -cE '^[0-9]+ +(ppoll|poll)\(' "$work/strace" || true)
+    pipe=$(grep -cE '^[0-9]+ +(read|write)\([0-9]+<pipe:' "$work/strace" || true)
+    echo "| $label | $pk | $sends | $waits | $pipe | $(awk -v a="$((sends + waits + pipe))" -v p="$pk" 'BEGIN { printf "%.3f", a / p }') |"
 done

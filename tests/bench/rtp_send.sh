@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The live555 table: CPU to send 100 s of 1080p25 H.264 at about 20 Mbit/s
 # as fast as possible over RTP to 127.0.0.1, for stock FFmpeg and our send
-# modes, at several pkt_size values.
+# modes (paced, the default, and gso unpaced), at several pkt_size values.
 #   tests/bench/rtp_send.sh BUILD
 # RTP_BENCH_REPS (default 3): runs per cell, the median is shown.
 # RTP_BENCH_SECONDS (default 100): length of the stream.
@@ -13,7 +13,7 @@ tools=$build/tests
 reps=${RTP_BENCH_REPS:-3}
 secs=${RTP_BENCH_SECONDS:-100}
 sizes=${RTP_BENCH_SIZES:-1200 1472 4096 8192 16384 32768 65000}
-cols="stock single mmsg gso gso-nogro"
+cols="stock single mmsg gso gso-unpaced gso-nogro"
 in=$build/bench/h264-1080p25-20M-${secs}s.mkv
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -51,6 +51,7 @@ cmd() {
     [ "$col" = gso-nogro ] && port=$p_nogro
     case "$col" in
         stock) echo "$stock -nostdin -v error -i $in -c copy -f rtp rtp://127.0.0.1:$port?pkt_size=$size" ;;
+        gso-unpaced) echo "$ffmpeg -nostdin -v verbose -i $in -c copy -f rtp -send_mode gso -pace 0 rtp://127.0.0.1:$port?pkt_size=$size" ;;
         *)     echo "$ffmpeg -nostdin -v verbose -i $in -c copy -f rtp -send_mode ${col%-nogro} rtp://127.0.0.1:$port?pkt_size=$size" ;;
     esac
 }
@@ -104,15 +105,15 @@ echo "a fresh sink for every run."
 echo
 echo "### CPU per MB sent (ms/MB), lower is better"
 echo
-echo "| pkt_size | packets | stock | single | mmsg | gso | gso-nogro | stock / gso | stock / mmsg |"
-echo "|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+echo "| pkt_size | packets | stock | single | mmsg | gso | gso-unpaced | gso-nogro | stock / gso | stock / mmsg | gso / gso-unpaced |"
+echo "|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
 for size in $sizes; do
     line="| $size | ${pkts[single,$size]} |"
     for col in $cols; do
         line+=$(awk -v c="${cpu[$col,$size]}" -v b="${bytes[single,$size]}" 'BEGIN { printf " %.2f |", c * 1000 / (b / 1e6) }')
     done
     line+=$(awk -v a="${cpu[stock,$size]}" -v b="${cpu[gso,$size]}" -v c="${cpu[mmsg,$size]}" \
-        'BEGIN { printf " %.1fx | %.1fx |", a / b, a / c }')
+        -v u="${cpu[gso-unpaced,$size]}" 'BEGIN { printf " %.1fx | %.1fx | %.2fx |", a / b, a / c, b / u }')
     echo "$line"
 done
 echo
@@ -133,8 +134,8 @@ done
 echo
 echo "### RTP packets per second (wall clock of the sender, median run)"
 echo
-echo "| pkt_size | stock | single | mmsg | gso | gso-nogro |"
-echo "|--:|--:|--:|--:|--:|--:|"
+echo "| pkt_size | stock | single | mmsg | gso | gso-unpaced | gso-nogro |"
+echo "|--:|--:|--:|--:|--:|--:|--:|"
 for size in $sizes; do
     line="| $size |"
     for col in $cols; do
