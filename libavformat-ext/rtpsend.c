@@ -114,10 +114,11 @@ const char *ff_rtp_sender_mode_name(enum FFRTPSendMode mode)
 #define PACE_RING_BYTES  (16 << 20) ///< and bytes
 #define PACE_AUS         1024       ///< access units it holds at most
 #define RATE_WINDOW      1000000    ///< µs over which the media rate is measured
+#define MIN_SPAN         200000     ///< µs: the shortest time a rate is measured over
+#define EARLY            100000     ///< µs ahead of its time an access unit is early
 #define LATE_CREDIT      1000       ///< µs of a late wake-up the pacer makes up for
 #define DELAY_BIN        250        ///< µs per bin of the pacer's delay histogram
 #define DELAY_BINS       4000       ///< 1 s of bins, then one for everything above
-#define HOLD_SLACK       200000     ///< µs early an access unit may leave (B-frame reordering)
 #define RTCP_MAX_SIZE    1500
 #define PRIO_BYTES       (1 << 20)  ///< resends the pacer holds at most (and 256 packets)
 
@@ -148,11 +149,10 @@ typedef struct Batch {
 typedef struct Paced {
     AVBufferRef *buf;
     int size;
-    int64_t time;                   ///< when it could leave: when it came, or after a hold
+    int64_t time;                   ///< when the muxer handed it over
 } Paced;
 
 typedef struct PacedAU {
-    int64_t not_before;             ///< not to leave before (it came early)
     int64_t due;                    ///< when it should have left, at the latest
     uint64_t end;                   ///< enq_bytes after its last packet
     int forced;
@@ -199,6 +199,7 @@ struct FFRTPSender {
     int64_t first_time;             ///< when the first access unit came
     int64_t ref, ref_time;          ///< clock - media time of the latest unit, decaying
     int live;                       ///< the source keeps to real time
+    int early;                      ///< its last access unit came ahead of its time
     uint32_t last_ts;
     int have_ts;
     double rate;                    ///< bytes/s of the last burst
@@ -744,13 +745,17 @@ static double pace_rate(FFRTPSender *s, int64_t now)
     int64_t span = RATE_WINDOW;
 
     window_trim(s, now);
-    /* over the media time the window holds, if longer than the window (a
-     * source that came early, as ffmpeg -re's first half second); a source
-     * faster than real time is paced by the clock */
-    if (s->win_count && s->live) {
+    /* over the time the window covers: the clock since its oldest access
+     * unit (less than the window in the first second: a camera's stream
+     * is not underestimated while it starts), or the media time, if longer
+     * (a source that came early, as ffmpeg -re's first half second); at
+     * least MIN_SPAN. A source faster than real time is paced by the clock. */
+    if (s->win_count) {
         const RateSample *o = &s->win[s->win_start];
         const RateSample *n = &s->win[(s->win_start + s->win_count - 1) % FF_ARRAY_ELEMS(s->win)];
-        span = FFMAX(span, FFMIN(n->media_time - o->media_time, 10 * RATE_WINDOW));
+        span = FFMAX(now - o->time, MIN_SPAN);
+        if (s->live && s->early)
+            span = FFMAX(span, FFMIN(n->media_time - o->media_time, 10 * RATE_WINDOW));
     }
     rate = FFMAX(s->win_bytes * 1e6 / span, s->cfg.bit_rate / 8.0) * s->cfg.pace_factor;
     for (int i = 0; i < s->au_count; i++) {
@@ -779,17 +784,12 @@ static int64_t pace_run(FFRTPSender *s)
     for (int bursts = 0; bursts < 16; bursts++) {
         Batch *b = &s->burst;
         int64_t now = av_gettime_relative();
-        int ret = 0, held, resent = 0;
+        int ret = 0, resent = 0;
         double rate;
-        uint64_t pos;
-        int j = 0;
 
         pthread_mutex_lock(&s->lock);
-        /* an access unit that came early waits for its time */
-        held = s->ring_count && s->aus[s->au_start].not_before > now;
-        if (now < s->t_free || (!s->prio_count && (!s->ring_count || held))) {
-            int64_t next = now < s->t_free && (s->prio_count || s->ring_count) ? s->t_free :
-                           s->ring_count ? s->aus[s->au_start].not_before : INT64_MAX;
+        if (now < s->t_free || (!s->prio_count && !s->ring_count)) {
+            int64_t next = s->prio_count || s->ring_count ? s->t_free : INT64_MAX;
             pthread_mutex_unlock(&s->lock);
             return next;
         }
@@ -812,18 +812,10 @@ static int64_t pace_run(FFRTPSender *s)
             }
             resent += len;
         }
-        pos = s->sent_bytes;
-        while (!held && s->ring_count && b->nb < MAX_QUEUE &&
+        while (s->ring_count && b->nb < MAX_QUEUE &&
                (!(b->nb || resent) || resent + b->bytes + s->ring[s->ring_start].size <= s->cfg.pace_burst)) {
             Paced *p = &s->ring[s->ring_start];
             int64_t delay = now - p->time;
-
-            /* not into an access unit that is not due yet */
-            while (j < s->au_count && s->aus[(s->au_start + j) % PACE_AUS].end <= pos)
-                j++;
-            if (j < s->au_count && s->aus[(s->au_start + j) % PACE_AUS].not_before > now)
-                break;
-            pos += p->size;
 
             b->bufs[b->nb]  = p->buf;
             b->data[b->nb]  = p->buf->data;
@@ -879,24 +871,18 @@ static void cond_wait_ms(FFRTPSender *s, int ms)
 }
 
 /**
- * When the access unit in b may leave and when it is due out, at the latest,
- * by its RTP timestamp on the clock of the unit that came latest for its
- * timestamp (its lateness: the clock less its media time); the reference
- * follows later units at once and earlier ones by 250 ms per second at
- * most, so that clocks that drift apart are followed, and the schedule of
- * units already held never moves back. A unit that comes on time has its
- * time now.
- * - not_before: a unit that came more than HOLD_SLACK early, as the half
- *   second that ffmpeg -re reads at once at the start does, waits until
- *   HOLD_SLACK before its time (1 s at most), so that a burst of early media
- *   does not leave at once; the slack lets B-frames reordered ahead of their
- *   timestamps go at once. A source faster than real time (media time more
- *   than twice the clock after a second: no -re) is not held.
- * - due: pace_max_delay after its time (after it came, for a fast source).
- * Under lock.
+ * When the access unit in b is due out, at the latest: pace_max_delay after
+ * its time by its RTP timestamp, on the clock of the unit that came latest
+ * for its timestamp (its lateness: the clock less its media time). The
+ * reference follows later units at once and earlier ones by 250 ms per
+ * second at most, so that clocks that drift apart are followed and due
+ * times do not move back. A unit that comes on time is due pace_max_delay
+ * after it came; one that came early (the first half second ffmpeg -re
+ * reads at once) is not hurried out ahead of its time, 1 s at most. A
+ * source faster than real time (media time more than twice the clock after
+ * a second: no -re) is due pace_max_delay after it came. Under lock.
  */
-static void pace_times(FFRTPSender *s, const Batch *b, int64_t now,
-                       int64_t *not_before, int64_t *due)
+static int64_t pace_due(FFRTPSender *s, const Batch *b, int64_t now)
 {
     uint32_t ts = AV_RB32(b->data[0] + 4);
     int64_t ref, sched, elapsed;
@@ -920,16 +906,15 @@ static void pace_times(FFRTPSender *s, const Batch *b, int64_t now,
     sched   = s->media_time + ref;
     elapsed = now - s->first_time;
     live    = s->live = elapsed < RATE_WINDOW || s->media_time <= 2 * elapsed;
-    *not_before = live && sched - now > HOLD_SLACK ?
-                  FFMIN(sched - HOLD_SLACK, now + RATE_WINDOW) : now;
-    *due = (live ? sched : now) + s->cfg.pace_max_delay;
+    s->early = sched - now > EARLY;
+    return (live ? FFMIN(sched, now + RATE_WINDOW) : now) + s->cfg.pace_max_delay;
 }
 
 /** Hand the access unit to the pacer's thread. */
 static int pace_enqueue(FFRTPSender *s)
 {
     Batch *b = &s->au;
-    int64_t now = av_gettime_relative(), start = now, not_before, due;
+    int64_t now = av_gettime_relative(), start = now, due;
     int ret = 0, was_empty, nb = b->nb;
 
     pthread_mutex_lock(&s->lock);
@@ -957,18 +942,18 @@ static int pace_enqueue(FFRTPSender *s)
         return ret;
     }
     now = av_gettime_relative();
-    pace_times(s, b, now, &not_before, &due);
+    due = pace_due(s, b, now);
     was_empty = !s->ring_count;
     for (int i = 0; i < b->nb; i++) {
         Paced *p = &s->ring[(s->ring_start + s->ring_count++) % PACE_RING];
         p->buf  = b->bufs[i];
         p->size = b->sizes[i];
-        p->time = not_before;       /* a hold is not counted as pacing delay */
+        p->time = now;
         b->bufs[i] = NULL;
     }
     s->ring_bytes += b->bytes;
     s->enq_bytes  += b->bytes;
-    s->aus[(s->au_start + s->au_count++) % PACE_AUS] = (PacedAU){ not_before, due, s->enq_bytes, 0 };
+    s->aus[(s->au_start + s->au_count++) % PACE_AUS] = (PacedAU){ due, s->enq_bytes, 0 };
     if (s->win_count == FF_ARRAY_ELEMS(s->win)) {
         s->win[(s->win_start + s->win_count - 1) % FF_ARRAY_ELEMS(s->win)].bytes += b->bytes;
     } else {

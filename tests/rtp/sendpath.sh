@@ -179,7 +179,9 @@ test_wire() {
             # everything afterwards, so the BYE gap below holds only if the
             # capture's times are the kernel's arrival times
             [ "$m" != mmsg ] || kill -STOP "$cap_pid"
-            "$ffmpeg" -nostdin -v error -i "$in" -c copy -f rtp "${common[@]}" \
+            # sr_interval: the periodic SRs of the feedback thread would
+            # make the RTCP depend on how long the (paced) run takes
+            "$ffmpeg" -nostdin -v error -i "$in" -c copy -f rtp "${common[@]}" -sr_interval 30 \
                 $( [ "$m" != single ] || echo -bye_delay 0.2 ) \
                 -base_timestamp 5000 -send_mode "$m" "rtp://127.0.0.1:$p?pkt_size=1200" \
                 > /dev/null 2> "$work/$m.send.log" || { kill -CONT "$cap_pid"; die "sender ($m) failed"; }
