@@ -297,9 +297,12 @@ void ff_rtpenc_ext_close(AVFormatContext *s1)
            st.dropped, st.fallbacks);
     if (ff_rtp_sender_paced(e->sender))
         av_log(s1, AV_LOG_VERBOSE, "RTP pacer: %"PRIu64" bursts, last rate %.0f kbit/s, "
-               "packets waited %.1f ms (p50) %.1f ms (p95) %.1f ms (max), %"PRIu64" forced drains\n",
+               "packets waited %.1f ms (p50) %.1f ms (p95) %.1f ms (max), %"PRIu64" forced drains, "
+               "%"PRIu64" access units sent at once (faster than real time), %"PRIu64" resends "
+               "waited for a burst, %"PRIu64" dropped (queue full)\n",
                st.paced_bursts, st.pace_rate / 1000, st.delay_p50_ms, st.delay_p95_ms,
-               st.delay_max_ms, st.forced_drains);
+               st.delay_max_ms, st.forced_drains, st.unpaced_units, st.resends_queued,
+               st.resends_dropped);
     ff_rtp_sender_free(&e->sender);
 }
 

@@ -188,6 +188,7 @@ struct FFRTPSender {
 
     Paced *ring;
     int ring_start, ring_count, ring_bytes, inflight;
+    int waiters;                    ///< threads waiting on cond
     PacedAU aus[PACE_AUS];
     int au_start, au_count;
     uint64_t enq_bytes, sent_bytes; ///< through the pacer, since the start
@@ -776,6 +777,19 @@ static double pace_rate(FFRTPSender *s, int64_t now)
 }
 
 /**
+ * Wake the muxer waiting for room (when there is room for a whole access
+ * unit, not after every burst) or for the pacer to be empty. Under lock.
+ */
+static void wake_waiters(FFRTPSender *s)
+{
+    if (s->waiters && (!s->ring_count ||
+                       (PACE_RING - s->ring_count >= 2 * MAX_QUEUE &&
+                        PACE_RING_BYTES - s->ring_bytes >= 2 * MAX_QUEUE_BYTES &&
+                        s->au_count < PACE_AUS / 2)))
+        pthread_cond_broadcast(&s->cond);
+}
+
+/**
  * Send the bursts that are due. Called by the sender's thread.
  * @return when to come back (INT64_MAX: the pacer is empty)
  */
@@ -784,7 +798,7 @@ static int64_t pace_run(FFRTPSender *s)
     for (int bursts = 0; bursts < 16; bursts++) {
         Batch *b = &s->burst;
         int64_t now = av_gettime_relative();
-        int ret = 0, resent = 0;
+        int ret = 0, resent = 0, burst;
         double rate;
 
         pthread_mutex_lock(&s->lock);
@@ -812,8 +826,11 @@ static int64_t pace_run(FFRTPSender *s)
             }
             resent += len;
         }
+        /* a source faster than real time has no rate to pace at: what is
+         * queued goes in batches as large as the muxer's */
+        burst = s->live ? s->cfg.pace_burst : MAX_QUEUE_BYTES;
         while (s->ring_count && b->nb < MAX_QUEUE &&
-               (!(b->nb || resent) || resent + b->bytes + s->ring[s->ring_start].size <= s->cfg.pace_burst)) {
+               (!(b->nb || resent) || resent + b->bytes + s->ring[s->ring_start].size <= burst)) {
             Paced *p = &s->ring[s->ring_start];
             int64_t delay = now - p->time;
 
@@ -837,10 +854,11 @@ static int64_t pace_run(FFRTPSender *s)
         }
         /* a wake-up a little late is made up for; a long idle time is not
          * banked as a burst */
-        s->t_free = FFMAX(s->t_free, now - LATE_CREDIT) + (resent + b->bytes) * 1e6 / rate;
+        if (s->live)
+            s->t_free = FFMAX(s->t_free, now - LATE_CREDIT) + (resent + b->bytes) * 1e6 / rate;
         s->inflight = 1;
         s->st.paced_bursts++;
-        pthread_cond_broadcast(&s->cond);
+        wake_waiters(s);
         pthread_mutex_unlock(&s->lock);
 
         if (b->nb)
@@ -850,7 +868,7 @@ static int64_t pace_run(FFRTPSender *s)
         s->inflight = 0;
         if (ret < 0 && !s->async_error)
             s->async_error = ret;
-        pthread_cond_broadcast(&s->cond);
+        wake_waiters(s);
         pthread_mutex_unlock(&s->lock);
     }
     return av_gettime_relative();
@@ -879,8 +897,9 @@ static void cond_wait_ms(FFRTPSender *s, int ms)
  * times do not move back. A unit that comes on time is due pace_max_delay
  * after it came; one that came early (the first half second ffmpeg -re
  * reads at once) is not hurried out ahead of its time, 1 s at most. A
- * source faster than real time (media time more than twice the clock after
- * a second: no -re) is due pace_max_delay after it came. Under lock.
+ * source faster than real time (media time more than twice the clock and a
+ * second: no -re) is not live: due pace_max_delay after it came, and
+ * pace_enqueue() sends it at once when nothing waits. Under lock.
  */
 static int64_t pace_due(FFRTPSender *s, const Batch *b, int64_t now)
 {
@@ -905,7 +924,7 @@ static int64_t pace_due(FFRTPSender *s, const Batch *b, int64_t now)
     s->have_ts  = 1;
     sched   = s->media_time + ref;
     elapsed = now - s->first_time;
-    live    = s->live = elapsed < RATE_WINDOW || s->media_time <= 2 * elapsed;
+    live    = s->live = s->media_time <= 2 * elapsed + RATE_WINDOW;
     s->early = sched - now > EARLY;
     return (live ? FFMIN(sched, now + RATE_WINDOW) : now) + s->cfg.pace_max_delay;
 }
@@ -930,7 +949,9 @@ static int pace_enqueue(FFRTPSender *s)
             ret = AVERROR(ETIMEDOUT);
             break;
         }
+        s->waiters++;
         cond_wait_ms(s, 100);
+        s->waiters--;
     }
     if (s->async_error) {
         ret = s->async_error;
@@ -943,6 +964,13 @@ static int pace_enqueue(FFRTPSender *s)
     }
     now = av_gettime_relative();
     due = pace_due(s, b, now);
+    if (!s->live && !s->ring_count && !s->prio_count && !s->inflight) {
+        /* faster than real time: there is no rate to pace at */
+        s->st.unpaced_units++;
+        pthread_mutex_unlock(&s->lock);
+        ret = send_media(s, b);
+        return ret < 0 ? ret : nb;
+    }
     was_empty = !s->ring_count;
     for (int i = 0; i < b->nb; i++) {
         Paced *p = &s->ring[(s->ring_start + s->ring_count++) % PACE_RING];
@@ -984,7 +1012,9 @@ int ff_rtp_sender_drain(FFRTPSender *s, int64_t timeout)
             ret = AVERROR(ETIMEDOUT);
             break;
         }
+        s->waiters++;
         cond_wait_ms(s, 10);
+        s->waiters--;
     }
     pthread_mutex_unlock(&s->lock);
     return ret;

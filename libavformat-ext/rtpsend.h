@@ -54,6 +54,7 @@ typedef struct FFRTPSendStats {
     /* pacing (all 0 with pacing off) */
     uint64_t paced_bursts;  ///< bursts the pacer sent
     uint64_t forced_drains; ///< access units that would have waited more than pace_max_delay
+    uint64_t unpaced_units; ///< sent at once: the source is faster than real time
     double pace_rate;       ///< bit/s the pacer sends at now (0: idle, nothing measured yet)
     double delay_p50_ms, delay_p95_ms, delay_max_ms; ///< time packets waited in the pacer
     int64_t last_media_send;///< av_gettime_relative() of the last media packet sent, 0: none

@@ -28,6 +28,12 @@ echo
 "$top/tests/bench/rtp_send.sh" "$build"
 
 echo
+echo "## Paced sending: bottlenecks with a 64 KB queue, and the send path's system calls at 20 Mbit/s"
+echo
+"$top/tests/bench/rtp_pacing.sh" "$build"
+"$top/tests/bench/rtp_pacing.sh" "$build" sweep
+
+echo
 echo "## RTCP feedback in the muxer"
 echo
 "$top/tests/bench/rtp_feedback.sh" "$build"
