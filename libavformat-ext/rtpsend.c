@@ -964,8 +964,14 @@ static int pace_enqueue(FFRTPSender *s)
     }
     now = av_gettime_relative();
     due = pace_due(s, b, now);
-    if (!s->live && !s->ring_count && !s->prio_count && !s->inflight) {
-        /* faster than real time: there is no rate to pace at */
+    if (!s->live) {
+        /* faster than real time: there is no rate to pace at; what the
+         * pacer still holds goes first (it sends it without waiting) */
+        while ((s->ring_count || s->prio_count || s->inflight) && !s->async_error) {
+            s->waiters++;
+            cond_wait_ms(s, 10);
+            s->waiters--;
+        }
         s->st.unpaced_units++;
         pthread_mutex_unlock(&s->lock);
         ret = send_media(s, b);

@@ -136,10 +136,10 @@ if [ ! -s "$clip20" ]; then
         mv "$clip20.tmp.mkv" "$clip20"
 fi
 echo
-echo "### System calls of the send path at 20 Mbit/s (-re, 10 s of 1080p25, pkt_size 1200, strace -f)"
+echo "### The send path at 20 Mbit/s (-re, 10 s of 1080p25, pkt_size 1200): system calls (strace -f) and CPU"
 echo
-echo "| sender | RTP packets | sends | waits (ppoll, poll) | wake-up pipe | per packet |"
-echo "|---|--:|--:|--:|--:|--:|"
+echo "| sender | RTP packets | sends | waits (ppoll, poll) | wake-up pipe | system calls per packet | CPU ms per MB (separate run, no strace) |"
+echo "|---|--:|--:|--:|--:|--:|--:|"
 for v in "paced (defaults)|" "pace=0|-pace 0"; do
     label=${v%%|*} opts=${v#*|}
     p=$(port)
@@ -153,8 +153,21 @@ for v in "paced (defaults)|" "pace=0|-pace 0"; do
     kill "$sink" 2> /dev/null || true
     wait "$sink" 2> /dev/null || true
     pk=$(sed -n 's/.*RTP send ([a-z]*): \([0-9]*\) packets.*/\1/p' "$work/strace.log")
+    # CPU of the whole ffmpeg process (user + sys), without strace
+    p=$(port)
+    "$tools/rtpcap" sink 1 2000 60000 "$p" "$((p + 1))" > /dev/null &
+    sink=$!
+    wait_udp "$p"
+    # shellcheck disable=SC2086
+    "$tools/cputime" "$work/cpu" "$ffmpeg" -nostdin -v verbose -re -i "$clip20" -c copy -f rtp $opts \
+        "rtp://127.0.0.1:$p?pkt_size=1200" > /dev/null 2> "$work/cpu.log" || true
+    kill "$sink" 2> /dev/null || true
+    wait "$sink" 2> /dev/null || true
+    read -r _ u sy < "$work/cpu"
+    mb=$(sed -n 's/.*RTP send ([a-z]*): [0-9]* packets, \([0-9]*\) bytes.*/\1/p' "$work/cpu.log")
     sends=$(grep -cE '^[0-9]+ +(sendto|sendmsg|sendmmsg)\(' "$work/strace" || true)
     waits=$(grep -cE '^[0-9]+ +(ppoll|poll)\(' "$work/strace" || true)
     pipe=$(grep -cE '^[0-9]+ +(read|write)\([0-9]+<pipe:' "$work/strace" || true)
-    echo "| $label | $pk | $sends | $waits | $pipe | $(awk -v a="$((sends + waits + pipe))" -v p="$pk" 'BEGIN { printf "%.3f", a / p }') |"
+    echo "| $label | $pk | $sends | $waits | $pipe | $(awk -v a="$((sends + waits + pipe))" -v p="$pk" 'BEGIN { printf "%.3f", a / p }') |" \
+         "$(awk -v u="$u" -v s="$sy" -v b="$mb" 'BEGIN { printf "%.2f", (u + s) * 1000 / (b / 1e6) }') |"
 done
