@@ -40,6 +40,25 @@
  * Packets live in buffers from an AVBufferPool, so the steady state
  * allocates nothing, and a retransmission history can keep references to
  * exactly what went out.
+ *
+ * Everything the muxer sends goes through here: media, retransmissions and
+ * RTCP (the SR is built in ff_rtp_sender_send_sr() only), with one error
+ * policy and one set of counters. A thread ("rtp-send") does the pacing and
+ * reads the RTCP socket for the client (rtpfb.c), whose callbacks run under
+ * client_lock; lock guards the pacer's state and the counters and is never
+ * held across a system call or a callback (order: client_lock, the
+ * client's own lock, lock).
+ *
+ * The pacer: the muxer hands each access unit to a ring (bounded; it waits
+ * for room), and the thread sends it in bursts of at most pace_burst bytes,
+ * the next burst when the last one would have left at the pacing rate
+ * (pace_factor x the media rate of the last second). Each unit is due
+ * pace_max_delay after its time by its RTP timestamp; the rate rises when
+ * one would be late. Resends go ahead of the media, at once while a burst of
+ * credit is left, else first in the next burst (copied into a small queue).
+ * A source faster than real time is not paced. The thread sleeps in ppoll()
+ * until the next burst, an RTCP datagram, the client's next timer or a byte
+ * on its wake-up pipe (the muxer writes one when the ring was empty).
  */
 
 #define _GNU_SOURCE

@@ -11,11 +11,34 @@ b=$top/build/asan
 corpus=$top/build/fuzz-corpus
 mkdir -p "$corpus"
 "$b/ffmpeg/libavformat/tests/lcvrtcp" corpus "$corpus"
-for d in "$top/../shared/data/rtcp/seeds"/*; do
-    [ -d "$d" ] && cp -n "$d"/* "$corpus"/ 2>/dev/null || true
+seeds=$top/../shared/data/rtcp/seeds
+n=0
+for d in "$seeds"/*; do
+    [ -d "$d" ] || continue
+    cp -n "$d"/* "$corpus"/ 2>/dev/null || true
+    n=$((n + 1))
 done
+# the public corpora are part of what this target promises: say so, loudly,
+# when they are not there (FUZZ_NO_SEEDS=1 fuzzes without them)
+if [ "$n" = 0 ] && [ -z "${FUZZ_NO_SEEDS:-}" ]; then
+    echo "fuzz-rtcp: no seed corpora in $seeds (FUZZ_NO_SEEDS=1 runs without them)" >&2
+    exit 1
+fi
+echo "seed corpora: $n folders from $seeds"
 find "$top/tests/fuzz/regressions" -type f ! -name '*.md' -exec cp -n {} "$corpus"/ \;
+before=$(find "$top/tests/fuzz/regressions" -type f | wc -l)
+set +e
 "$b/rtcp_fuzzer" -max_len=2048 -max_total_time="${FUZZ_SECONDS:-60}" \
     ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} -print_final_stats=1 \
-    -artifact_prefix="$top/tests/fuzz/regressions/" "$corpus" 2>&1 |
-    grep -E '^(#[0-9]+.*(pulse|DONE)|stat::number_of_executed_units|stat::average_exec_per_sec|==[0-9]+==ERROR|SUMMARY)' || true
+    -artifact_prefix="$top/tests/fuzz/regressions/" "$corpus" > "$b/fuzz.log" 2>&1
+rc=$?
+set -e
+grep -E '^(#[0-9]+.*(pulse|DONE)|stat::number_of_executed_units|stat::average_exec_per_sec|==[0-9]+==ERROR|SUMMARY)' "$b/fuzz.log" || true
+after=$(find "$top/tests/fuzz/regressions" -type f | wc -l)
+# a crash, a leak or a timeout: libFuzzer exits non-zero and writes the input
+if [ "$rc" != 0 ] || [ "$after" != "$before" ]; then
+    echo "fuzz-rtcp: FAILED (libFuzzer exit $rc); new inputs in tests/fuzz/regressions/:" >&2
+    find "$top/tests/fuzz/regressions" -type f -newer "$b/rtcp_fuzzer" ! -name '*.md' >&2 || true
+    exit 1
+fi
+echo "fuzz-rtcp: no finding"
