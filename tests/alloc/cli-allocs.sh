@@ -19,21 +19,36 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 count() {   # count VF FRAMES
+    rm -f "$tmp/count"
     timeout 120 env LD_PRELOAD="$shim" MALLOC_COUNT_FILE="$tmp/count" MALLOC_COUNT_THREAD="${MALLOC_COUNT_THREAD-vf}" \
         "$ffmpeg" -nostdin -hide_banner -loglevel error -filter_threads 1 \
         -f lavfi -i "testsrc2=s=$size:r=25,format=$fmt" -vf "$1" -frames:v "$2" -f null -
-    cat "$tmp/count"
+    # no count, or none at all, means the shim counted nothing (not loaded,
+    # or no thread of that name): that is no measurement
+    local c; c=$(cat "$tmp/count" 2>/dev/null || true)
+    case "$c" in
+        ''|*[!0-9]*) echo "FAIL: the shim wrote no count (is $shim preloaded?)" >&2; exit 1 ;;
+        0) echo "FAIL: 0 allocations counted in thread '${MALLOC_COUNT_THREAD-vf}': it counted nothing" >&2; exit 1 ;;
+    esac
+    echo "$c"
 }
 
 per_frame() {   # per_frame VF: allocations per frame
     local a b
-    a=$(count "$1" "$n")
-    b=$(count "$1" $((2 * n)))
+    a=$(count "$1" "$n") || exit 1
+    b=$(count "$1" $((2 * n))) || exit 1
     awk -v d=$((b - a)) -v n="$n" 'BEGIN { printf "%.3f", d / n }'
 }
 
-f=$(per_frame "$filter")
-z=$(per_frame null)
+f=$(per_frame "$filter") || exit 1
+z=$(per_frame null) || exit 1
+# -vf null on the filtergraph thread allocates 3 times per frame (the
+# frame's AVFrame, its side of the thread queue): a count far from that is
+# not the thread this script means to count
+if [ "${MALLOC_COUNT_THREAD-vf}" = vf ] && ! awk -v z="$z" 'BEGIN { exit !(z >= 2.5 && z <= 3.5) }'; then
+    echo "FAIL: -vf null counted $z allocations per frame on the filtergraph thread, not about 3" >&2
+    exit 1
+fi
 over=$(awk -v f="$f" -v z="$z" 'BEGIN { printf "%.2f", f - z }')
 echo "$filter on $fmt $size: $f allocations per frame, null: $z; over null: $over"
 if [ "${CHECK_ZERO:-0}" = 1 ] && awk -v o="$over" 'BEGIN { exit !(o >= 0.1 || o <= -0.1) }'; then
