@@ -165,6 +165,10 @@ static const char *check_vbcm(const uint8_t *p, int size)
 {
     int pos = 0;
 
+    /* RFC 5104 4.3.4.2: one or more entries, as FIR, TSTR and TSTN */
+    if (!size)
+        return "VBCM FCI empty";
+
     while (pos < size) {
         int len;
         if (size - pos < 8)

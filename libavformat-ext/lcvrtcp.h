@@ -588,7 +588,10 @@ int lcv_rtcp_write_sr(LCVRTCPWriter *w, uint32_t ssrc, uint64_t ntp, uint32_t rt
                       const LCVRTCPReportBlock *rb, int nb_rb);
 int lcv_rtcp_write_rr(LCVRTCPWriter *w, uint32_t ssrc,
                       const LCVRTCPReportBlock *rb, int nb_rb);
-/** One chunk: items of a single SSRC (types other than END and PRIV). */
+/** Items, a chunk per run of items of the same SSRC (31 chunks at most);
+ *  an item of type ::LCV_SDES_END (len 0) stands for a chunk without items,
+ *  as lcv_rtcp_sdes_next() returns one; PRIV items take their prefix; no
+ *  items writes an SDES without chunks. */
 int lcv_rtcp_write_sdes(LCVRTCPWriter *w, const LCVRTCPSdesItem *items, int nb_items);
 int lcv_rtcp_write_bye(LCVRTCPWriter *w, const uint32_t *ssrcs, int nb_ssrc,
                        const char *reason);

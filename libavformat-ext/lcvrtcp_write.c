@@ -125,31 +125,74 @@ int lcv_rtcp_write_rr(LCVRTCPWriter *w, uint32_t ssrc,
     }
 }
 
+/** Bytes of an SDES item on the wire (type, length, value), or -1 if invalid. */
+static int sdes_item_size(const LCVRTCPSdesItem *it)
+{
+    int len = it->len;
+
+    if (it->type < LCV_SDES_END || it->type > 255 || len < 0)
+        return -1;
+    if (it->type == LCV_SDES_END)   /* a chunk without items, as the iterator gives it */
+        return len ? -1 : 0;
+    if (it->type == LCV_SDES_PRIV) {
+        if (it->prefix_len < 0 || it->prefix_len > 255 || (it->prefix_len && !it->prefix))
+            return -1;
+        len += 1 + it->prefix_len;
+    }
+    return len > 255 ? -1 : 2 + len;
+}
+
 int lcv_rtcp_write_sdes(LCVRTCPWriter *w, const LCVRTCPSdesItem *items, int nb_items)
 {
-    int len = 4;
+    int len = 0, chunks = 0, chunk = 0;
     uint8_t *q;
 
-    if (nb_items < 1)
+    if (nb_items < 0)
         return AVERROR(EINVAL);
+    /* a chunk per run of items of the same SSRC: SSRC, items, END, padding
+     * to 32 bits; no items: an SDES without chunks */
     for (int i = 0; i < nb_items; i++) {
-        if (items[i].type <= LCV_SDES_END || items[i].type == LCV_SDES_PRIV ||
-            items[i].type > 255 || items[i].len < 0 || items[i].len > 255 ||
-            items[i].ssrc != items[0].ssrc)
+        int size = sdes_item_size(&items[i]);
+        if (size < 0)
             return AVERROR(EINVAL);
-        len += 2 + items[i].len;
+        if (!i || items[i].ssrc != items[i - 1].ssrc) {
+            if (i)
+                len += (chunk + 4) & ~3;
+            chunk = 4;
+            chunks++;
+        }
+        chunk += size;
     }
-    len = (len + 4) & ~3;           /* END, then padding to 32 bits */
+    if (chunks)
+        len += (chunk + 4) & ~3;
+    if (chunks > 31)
+        return AVERROR(EINVAL);
     {
-        BEGIN(LCV_RTCP_SDES, 1, len);
+        BEGIN(LCV_RTCP_SDES, chunks, len);
         memset(p, 0, len);
-        AV_WB32(p, items[0].ssrc);
-        q = p + 4;
+        q = p;
         for (int i = 0; i < nb_items; i++) {
-            q[0] = items[i].type;
-            q[1] = items[i].len;
-            memcpy(q + 2, items[i].value, items[i].len);
-            q += 2 + items[i].len;
+            const LCVRTCPSdesItem *it = &items[i];
+            if (!i || it->ssrc != items[i - 1].ssrc) {
+                if (i)                  /* END and padding of the last chunk */
+                    q = p + ((q - p + 4) & ~3);
+                AV_WB32(q, it->ssrc);
+                q += 4;
+            }
+            if (it->type == LCV_SDES_END)
+                continue;
+            q[0] = it->type;
+            q[1] = sdes_item_size(it) - 2;
+            q += 2;
+            if (it->type == LCV_SDES_PRIV) {
+                *q++ = it->prefix_len;
+                if (it->prefix_len)
+                    memcpy(q, it->prefix, it->prefix_len);
+                q += it->prefix_len;
+            }
+            if (it->len)
+                memcpy(q, it->value, it->len);
+            q += it->len;
         }
         return written;
     }
