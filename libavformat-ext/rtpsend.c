@@ -1225,10 +1225,9 @@ int ff_rtp_sender_send_rtcp(FFRTPSender *s, const uint8_t *buf, int len)
     FFRTPSendStats d = { 0 };
     int ret;
 
-    /* unpaced, nothing can be queued before an SR (the muxer sends whole
-     * access units); paced, RTCP goes ahead of the media */
-    if (!s->cfg.pace && (ret = ff_rtp_sender_flush(s)) < 0)
-        return ret;
+    /* no flush of the muxer's access unit: the send thread sends SRs too,
+     * and the unit belongs to the muxer's thread (which sends it whole,
+     * before any SR of its own); paced, RTCP goes ahead of the media */
     ret = send_one(s, &d, &s->rtcp, buf, len, "RTCP");
     count(s, &d);
     if (!ret) {
