@@ -149,10 +149,12 @@ for t in wire decode edges refused formats faults; do
     sed -n 's/^  /    /p' "$log/rtp-$t.log"
 done
 for m in gso mmsg single; do
-    run "rtp-alloc-$m" env LD_PRELOAD="$shim" "$build/tests/rtpsend_alloc" "$("$build/tests/freeport")" 200 "$m" 1200 feedback=0
+    # pace=0: with the pacer the counts are not yet deterministic (see the
+    # note in tests/rtp/rtpsend_alloc.c)
+    run "rtp-alloc-$m" env LD_PRELOAD="$shim" "$build/tests/rtpsend_alloc" "$("$build/tests/freeport")" 200 "$m" 1200 feedback=0:pace=0
     sed 's/^/    /' "$log/rtp-alloc-$m.log"
 done
-run rtp-alloc-feedback env LD_PRELOAD="$shim" "$build/tests/rtpsend_alloc" "$("$build/tests/freeport")" 200 gso 1200 nack_history=0
+run rtp-alloc-feedback env LD_PRELOAD="$shim" "$build/tests/rtpsend_alloc" "$("$build/tests/freeport")" 200 gso 1200 nack_history=0:pace=0
 sed 's/^/    /' "$log/rtp-alloc-feedback.log"
 
 echo "== RTCP feedback in the muxer: loss recovery vs stock, PLI/FIR, statistics, restart, hostile RTCP;"

@@ -12,10 +12,11 @@
  * feedback=0, or nack_history=0 (the history holds every packet of its
  * window, so a run as fast as this one grows the pool until the window is
  * full; the NACK path is measured by tests/rtp/feedback.sh instead).
- * The access units come as fast as the muxer takes them: with pacing on (the
- * default), the pacer holds at most 8192 packets and then makes the muxer
- * wait, so the 600 warm-up units (10200 packets) fill it to that bound, and
- * its pool of packet buffers can grow no further; with pace=0 nothing waits.
+ * The access units come as fast as the muxer takes them. make check runs it
+ * with pace=0: with the pacer on, about 1 run in 8 counted 16 to 52
+ * allocations in the N or the 2N run (the pool growing late, after the
+ * pacer's first, paced second of media; not yet understood), so a paced run
+ * is not a deterministic check yet.
  */
 
 #include <dlfcn.h>
