@@ -699,6 +699,11 @@ typedef struct LCVRTPSenderStats {
     uint64_t econnrefused;      ///< refusals seen on the RTCP socket
     int nb_receivers;
     LCVRTPReceiverStats receivers[LCV_RTP_MAX_RECEIVERS];
+    /* congestion control (muxer option cc; all 0 without it) */
+    int64_t  target_bitrate;    ///< bit/s the encoder should produce now
+    int64_t  acked_bitrate;     ///< bit/s the receiver got, from transport feedback; 0: unknown
+    int      cc_state;          ///< the rate controller: 0 hold, 1 increase, 2 decrease
+    double   cc_delay_trend;    ///< the delay detector's modified trend (ms; > threshold: overuse)
 } LCVRTPSenderStats;
 
 struct AVFormatContext;
@@ -719,6 +724,14 @@ int lcv_rtp_muxer_get_stats(struct AVFormatContext *s, int stream_index,
  * @return 1 if the encoder of this stream should code an IDR next, else 0
  */
 int lcv_rtp_muxer_keyframe_requested(struct AVFormatContext *s, int stream_index);
+
+/**
+ * The bit rate the network takes now, by the muxer's congestion control
+ * (muxer option cc): what the encoder of this stream should aim for, between
+ * the muxer's min_bitrate and max_bitrate. Read it before each frame.
+ * @return bit/s, or 0 without congestion control on this stream
+ */
+int64_t lcv_rtp_muxer_target_bitrate(struct AVFormatContext *s, int stream_index);
 /** @} */
 
 /**
@@ -748,6 +761,7 @@ typedef struct LCVRTPReceiveStats {
     uint64_t pending;           ///< numbers still pursued now
     double   rtt_ms;            ///< smoothed NACK-to-retransmission time; -1 until measured
     double   reorder_wait_ms;   ///< how long the demuxer now waits for a missing packet at most
+    uint64_t twcc_reports;      ///< transport-cc feedback packets sent (SDP a=extmap of transport-wide-cc)
 } LCVRTPReceiveStats;
 
 /**

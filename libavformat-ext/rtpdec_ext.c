@@ -91,6 +91,10 @@
 #define NO_RTT_WAIT      200000     ///< µs: the wait once a number was given up unanswered
 #define STATS_INTERVAL   5000000    ///< µs between verbose logs
 #define NACK_QUEUE_SIZE  4096       ///< reorder queue default with NACKs (1 s at 40 Mbit/s of 1200-byte packets)
+#define TWCC_URI         "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
+#define TWCC_RX          8192       ///< arrival times kept for transport feedback (a power of 2)
+#define TWCC_INTERVAL    50000      ///< µs between transport feedback reports
+#define TWCC_MAX_REPORT  400        ///< packets per report (about 1 KB at most)
 
 typedef struct Missing {
     int64_t seq;                ///< unwrapped
@@ -118,6 +122,17 @@ struct FFRTPDecExt {
     int64_t last_keyframe_req;
     uint8_t fir_seq;
     int64_t last_log;
+
+    /* transport-wide congestion control feedback */
+    int twcc_id;                ///< 0: off
+    int64_t *twcc_arrival;      ///< by unwrapped transport seq % TWCC_RX; 0: not received
+    int64_t twcc_highest;       ///< unwrapped highest transport seq seen
+    int64_t twcc_next;          ///< first number not reported yet
+    int twcc_started;
+    int64_t twcc_epoch;         ///< the first arrival: reference times count from it
+    int64_t twcc_due;
+    uint8_t twcc_fb_count;
+    LCVRTCPTwccItem twcc_items[TWCC_MAX_REPORT];
 
     LCVRTPReceiveStats st;
 };
@@ -161,6 +176,16 @@ int ff_rtpdec_ext_sdp_a_line(FFRTPDecExtSdp *sdp, int media_pt, const char *line
                 sdp->fb |= FF_RTPDEC_FB_FIR;
         }
         return 1;
+    }
+    if (av_strstart(line, "extmap:", &p)) {
+        /* RFC 8285: extmap:<id>[/<direction>] <uri> [<attributes>] */
+        char *end;
+        long id = strtol(p, &end, 10);
+        p = end + strcspn(end, " \t");
+        p += strspn(p, " \t");
+        if (id >= 1 && id <= 14 && av_strstart(p, TWCC_URI, &p) && (!*p || *p == ' ' || *p == '\t'))
+            sdp->twcc_id = id;
+        return 0;
     }
     if (av_strstart(line, "rtpmap:", &p)) {
         pt = read_pt(&p);
@@ -214,6 +239,13 @@ int ff_rtpdec_ext_open(RTPDemuxContext *s, const FFRTPDecExtSdp *sdp,
     e->max_retries = opts->nack_max_retries;
     e->max_wait = opts->max_delay >= 0 ? opts->max_delay : DEFAULT_MAX_WAIT;
     e->st.rtt_ms = -1;
+    if (feedback && sdp->twcc_id) {
+        e->twcc_id = sdp->twcc_id;
+        if (!(e->twcc_arrival = av_calloc(TWCC_RX, sizeof(*e->twcc_arrival)))) {
+            av_free(e);
+            return AVERROR(ENOMEM);
+        }
+    }
     s->ext = e;
     av_log(s->ic, AV_LOG_VERBOSE, "RTP stream PT %d: NACK %s, %s, RTX PT %d, reorder wait at most %"PRId64" ms\n",
            s->payload_type, e->nack ? "on" : "off", e->pli ? "PLI" : e->fir ? "FIR" : "no keyframe requests",
@@ -230,10 +262,10 @@ static void log_stats(RTPDemuxContext *s, const char *when)
            "RTP receiver%s: %"PRIu64" packets, %"PRIu64" missing, %"PRIu64" recovered "
            "(%"PRIu64" by RTX), %"PRIu64" reordered, %"PRIu64" lost, %"PRIu64" too late; "
            "%"PRIu64" NACK packets for %"PRIu64" numbers, %"PRIu64" PLI, %"PRIu64" FIR; "
-           "RTT %.1f ms, reorder wait %.1f ms\n", when,
+           "RTT %.1f ms, reorder wait %.1f ms; %"PRIu64" transport-cc reports\n", when,
            st->packets, st->missing, st->recovered, st->rtx_packets, st->reordered, st->lost,
            st->late, st->nack_packets, st->nacked, st->plis, st->firs, st->rtt_ms,
-           st->reorder_wait_ms);
+           st->reorder_wait_ms, st->twcc_reports);
 }
 
 void ff_rtpdec_ext_close(RTPDemuxContext *s)
@@ -242,12 +274,13 @@ void ff_rtpdec_ext_close(RTPDemuxContext *s)
         return;
     if (s->ext->st.packets)
         log_stats(s, " at the end");
+    av_freep(&s->ext->twcc_arrival);
     av_freep(&s->ext);
 }
 
 int ff_rtpdec_ext_active(const RTPDemuxContext *s)
 {
-    return s->ext && (s->ext->nack || s->ext->pli || s->ext->fir);
+    return s->ext && (s->ext->nack || s->ext->pli || s->ext->fir || s->ext->twcc_id);
 }
 
 static int64_t unwrap(const FFRTPDecExt *e, uint16_t seq)
@@ -415,6 +448,110 @@ static int track(RTPDemuxContext *s, FFRTPDecExt *e, uint16_t seq, int64_t now)
     return 0;
 }
 
+/** Note the arrival of a packet that carries a transport-wide sequence number. */
+static void twcc_arrival(RTPDemuxContext *s, FFRTPDecExt *e, const uint8_t *buf, int len,
+                         int64_t now)
+{
+    int off = 12 + 4 * (buf[0] & 0x0f), end;
+    int64_t v;
+
+    if (!(buf[0] & 0x10) || len < off + 4 || AV_RB16(buf + off) != 0xBEDE)
+        return;
+    end = off + 4 + 4 * AV_RB16(buf + off + 2);
+    if (end > len)
+        return;
+    /* RFC 8285 one-byte elements: id, length - 1, data; 0 is padding, 15 ends */
+    for (off += 4; off < end;) {
+        int id = buf[off] >> 4, l = (buf[off] & 0x0f) + 1;
+        uint16_t seq;
+
+        if (!buf[off]) {
+            off++;
+            continue;
+        }
+        if (id == 15 || off + 1 + l > end)
+            return;
+        if (id != e->twcc_id || l != 2) {
+            off += 1 + l;
+            continue;
+        }
+        seq = AV_RB16(buf + off + 1);
+        if (!e->twcc_started) {
+            e->twcc_started = 1;
+            e->twcc_highest = e->twcc_next = seq;
+            e->twcc_epoch   = now;
+            e->twcc_due     = now + TWCC_INTERVAL;
+        }
+        v = e->twcc_highest + (int16_t)(seq - (uint16_t)e->twcc_highest);
+        if (v < e->twcc_next - TWCC_RX / 2 || v >= e->twcc_next + TWCC_RX) {
+            /* far off: a restarted sender; what was not reported is lost */
+            memset(e->twcc_arrival, 0, TWCC_RX * sizeof(*e->twcc_arrival));
+            e->twcc_highest = e->twcc_next = v;
+        }
+        if (v < e->twcc_next)
+            return;             /* reported already (as lost) */
+        if (v > e->twcc_highest) {
+            /* clear the slots the jump passes over: packets not (yet) received */
+            for (int64_t q = FFMAX(e->twcc_highest + 1, v - TWCC_RX + 1); q < v; q++)
+                e->twcc_arrival[q & (TWCC_RX - 1)] = 0;
+            e->twcc_highest = v;
+        }
+        e->twcc_arrival[v & (TWCC_RX - 1)] = now - e->twcc_epoch + 1;
+        return;
+    }
+}
+
+/**
+ * One transport feedback report of the packets not reported yet (at most
+ * TWCC_MAX_REPORT): the lost ones between received ones are reported lost.
+ * @return 0, or < 0 if nothing fits or is due
+ */
+static int twcc_write(FFRTPDecExt *e, LCVRTCPWriter *w, uint32_t me, uint32_t media_ssrc)
+{
+    LCVRTCPTwcc tw = { 0 };
+    int64_t ref = -1, prev;
+    int n = 0;
+
+    /* the reference: the first received packet's arrival, in 64 ms units */
+    for (int64_t q = e->twcc_next; q <= e->twcc_highest && q < e->twcc_next + TWCC_MAX_REPORT; q++)
+        if (e->twcc_arrival[q & (TWCC_RX - 1)]) {
+            ref = (e->twcc_arrival[q & (TWCC_RX - 1)] - 1) / 64000;
+            break;
+        }
+    if (ref < 0 || ref >= 1 << 23)
+        return -1;
+    prev = ref * 64000;
+    for (int64_t q = e->twcc_next; q <= e->twcc_highest && n < TWCC_MAX_REPORT; q++) {
+        LCVRTCPTwccItem *it = &e->twcc_items[n];
+        int64_t a = e->twcc_arrival[q & (TWCC_RX - 1)];
+
+        memset(it, 0, sizeof(*it));
+        if (a) {
+            int64_t d = (a - 1 - prev) / 250;
+            if (d < INT16_MIN || d > INT16_MAX)
+                break;          /* the next report starts here */
+            it->status = d >= 0 && d <= 255 ? 1 : 2;
+            it->delta  = d;
+            prev += d * 250;    /* quantized: no drift */
+        }
+        n++;
+    }
+    /* end on a received packet: the rest may still arrive */
+    while (n && !e->twcc_items[n - 1].status)
+        n--;
+    if (!n)
+        return -1;
+    tw.base_seq       = (uint16_t)e->twcc_next;
+    tw.status_count   = n;
+    tw.reference_time = ref;
+    tw.fb_count       = e->twcc_fb_count;
+    if (lcv_rtcp_write_twcc(w, me, media_ssrc, &tw, e->twcc_items) < 0)
+        return -1;
+    e->twcc_fb_count++;
+    e->twcc_next += n;
+    return 0;
+}
+
 int ff_rtpdec_ext_packet(RTPDemuxContext *s, uint8_t *buf, int *len)
 {
     FFRTPDecExt *e = s->ext;
@@ -422,6 +559,8 @@ int ff_rtpdec_ext_packet(RTPDemuxContext *s, uint8_t *buf, int *len)
 
     if (!e || *len < 12)
         return 0;
+    if (e->twcc_id)
+        twcc_arrival(s, e, buf, *len, av_gettime_relative());
     pt = buf[1] & 0x7f;
     if (e->rtx_pt >= 0 && pt == e->rtx_pt) {
         hdr = 12 + 4 * (buf[0] & 0x0f);
@@ -500,7 +639,7 @@ int64_t ff_rtpdec_ext_feedback(RTPDemuxContext *s, URLContext *fd, AVIOContext *
     LCVRTCPWriter w;
     LCVRTCPSdesItem cname;
     int64_t now, next = INT64_MAX, retry;
-    int nb = 0, i, j, keyframe = 0;
+    int nb = 0, i, j, keyframe = 0, twcc = 0, twcc_sent = 0;
     const uint32_t me = s->ssrc + 1;    /* as FFmpeg's RRs: the sender's SSRC + 1 */
 
     if (!ff_rtpdec_ext_active(s))
@@ -556,7 +695,14 @@ int64_t ff_rtpdec_ext_feedback(RTPDemuxContext *s, URLContext *fd, AVIOContext *
         next = FFMIN(next, e->last_keyframe_req + FFMAX(e->srtt, 200000) + 100000);
     }
 
-    if (nb || keyframe) {
+    if (e->twcc_id && e->twcc_started) {
+        if (now >= e->twcc_due)
+            twcc = 1;
+        else
+            next = FFMIN(next, e->twcc_due);
+    }
+
+    if (nb || keyframe || twcc) {
         lcv_rtcp_writer_init(&w, buf, sizeof(buf));
         cname.ssrc  = me;
         cname.type  = LCV_SDES_CNAME;
@@ -566,13 +712,23 @@ int64_t ff_rtpdec_ext_feedback(RTPDemuxContext *s, URLContext *fd, AVIOContext *
             lcv_rtcp_write_sdes(&w, &cname, 1) < 0 ||
             (nb && lcv_rtcp_write_nack(&w, me, s->ssrc, seqs, nb) < 0))
             return next == INT64_MAX ? next : FFMAX(next - now, 0);
+        if (twcc) {
+            /* a report when there is something to report; the rest, if
+             * it did not fit, at the next call */
+            if (e->twcc_next <= e->twcc_highest && !twcc_write(e, &w, me, s->ssrc))
+                twcc_sent = 1;
+            e->twcc_due = e->twcc_next <= e->twcc_highest && twcc_sent ? now : now + TWCC_INTERVAL;
+            next = FFMIN(next, e->twcc_due);
+        }
         if (keyframe && e->pli)
             lcv_rtcp_write_pli(&w, me, s->ssrc);
         else if (keyframe) {
             LCVRTCPFirItem fir = { .ssrc = s->ssrc, .seq = ++e->fir_seq };
             lcv_rtcp_write_fir(&w, LCV_PSFB_FIR, me, &fir, 1);
         }
-        if (send_compound(s, fd, pb, buf, w.pos) >= 0) {
+        if ((nb || keyframe || twcc_sent) && send_compound(s, fd, pb, buf, w.pos) >= 0) {
+            if (twcc_sent)
+                e->st.twcc_reports++;
             if (nb) {
                 e->st.nack_packets++;
                 e->st.nacked += nb;

@@ -44,6 +44,7 @@ typedef struct FFRTPDecExtSdp {
     int rtx_apt;                ///< the payload type it retransmits (apt=), -1 if not given
     int fb;                     ///< FF_RTPDEC_FB_* from a=rtcp-fb
     int seen_fb;                ///< any a=rtcp-fb line for the stream
+    int twcc_id;                ///< a=extmap id of transport-wide-cc (1..14), 0: none
 } FFRTPDecExtSdp;
 
 /** Demuxer options (RTSPState), handed to each stream. */

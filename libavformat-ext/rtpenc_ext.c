@@ -25,6 +25,9 @@
 #include "libavutil/mathematics.h"
 #include "libavutil/time.h"
 
+#include "libavcodec/defs.h"
+#include "libavcodec/packet.h"
+
 #include "libavutil/avstring.h"
 #include "libavutil/dict.h"
 #include "libavutil/opt.h"
@@ -33,6 +36,7 @@
 #include "avio_internal.h"
 #include "internal.h"
 #include "lcvrtcp.h"
+#include "rtpcc.h"
 #include "rtpenc.h"
 #include "rtpenc_ext.h"
 #include "url.h"
@@ -103,9 +107,18 @@ static int start_feedback(AVFormatContext *s1)
         .cname           = s->cname,
         .clock_rate      = clock_rate(s1->streams[0]->codecpar),
         .packet_size     = s1->packet_size,
+        .cc              = e->cc,
+        .min_bitrate     = e->min_bitrate,
+        .max_bitrate     = e->max_bitrate ? e->max_bitrate : s1->streams[0]->codecpar->bit_rate,
     };
 
     ff_rtp_sender_set_report_info(e->sender, &sr);
+    if (e->cc && cfg.max_bitrate < e->min_bitrate) {
+        av_log(s1, AV_LOG_ERROR, "cc needs max_bitrate (or the stream's bit rate, e.g. -b:v) "
+               "of at least min_bitrate %"PRId64"; max_bitrate is %"PRId64"\n",
+               e->min_bitrate, cfg.max_bitrate);
+        return AVERROR(EINVAL);
+    }
     if (!e->feedback)
         return 0;
     if (e->rtx_pt >= 0 && e->rtx_pt == s->payload_type) {
@@ -133,6 +146,7 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
             .pace_max_delay = e->pace_max_delay,
             .bit_rate       = s1->streams[0]->codecpar->bit_rate,
             .dscp           = e->dscp,
+            .twcc           = e->cc && e->feedback,
         };
         ret = ff_rtp_sender_open(&e->sender, s1, s1->pb, &cfg);
         if (ret < 0)
@@ -141,6 +155,26 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
             av_log(s1, AV_LOG_WARNING, "send_mode %s needs an rtp:// or udp:// "
                    "output; writing packets one by one\n",
                    ff_rtp_sender_mode_name(e->send_mode));
+    }
+    if (e->cc && !e->feedback) {
+        av_log(s1, AV_LOG_ERROR, "cc 1 needs feedback 1: the estimate comes from the "
+               "receivers' RTCP\n");
+        ff_rtp_sender_free(&e->sender);
+        return AVERROR(EINVAL);
+    }
+    if (e->cc && !e->sender) {
+        av_log(s1, AV_LOG_WARNING, "cc needs an rtp:// or udp:// output; no congestion control\n");
+        e->cc = 0;
+    }
+    if (e->cc && s1->streams[0]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO) {
+        const AVCodecParameters *par = s1->streams[0]->codecpar;
+        const AVPacketSideData *sd = av_packet_side_data_get(par->coded_side_data,
+                                                             par->nb_coded_side_data,
+                                                             AV_PKT_DATA_CPB_PROPERTIES);
+        if (!sd || !((const AVCPBProperties *)sd->data)->max_bitrate)
+            av_log(s1, AV_LOG_WARNING, "cc: the stream has no rate limit (-maxrate and "
+                   "-bufsize): libx264 follows the target bit rate only with them, and a "
+                   "copied stream (-c copy) not at all; the target is only reported\n");
     }
     if (e->sender)
         max = ff_rtp_sender_max_size(e->sender);
@@ -163,6 +197,9 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
          * within pkt_size */
         if (e->feedback && e->rtx_pt >= 0)
             s1->packet_size -= 2;
+        /* and the transport-wide sequence number extension */
+        if (e->cc)
+            s1->packet_size -= FF_RTPCC_EXT_SIZE;
         if ((ret = start_feedback(s1)) < 0) {
             ff_rtp_sender_free(&e->sender);
             return ret;
@@ -174,15 +211,26 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
 void ff_rtpenc_ext_send_data(AVFormatContext *s1, const uint8_t *buf, int len, int m)
 {
     RTPMuxContext *s = s1->priv_data;
-    uint8_t hdr[RTP_HEADER_SIZE];
-    int ret;
+    uint8_t hdr[RTP_HEADER_SIZE + FF_RTPCC_EXT_SIZE];
+    int ret, hdr_len = RTP_HEADER_SIZE;
 
     hdr[0] = RTP_VERSION << 6;
     hdr[1] = (s->payload_type & 0x7f) | ((m & 0x01) << 7);
     AV_WB16(hdr + 2, s->seq);
     AV_WB32(hdr + 4, s->timestamp);
     AV_WB32(hdr + 8, s->ssrc);
-    ret = ff_rtp_sender_queue(s->ext.sender, hdr, sizeof(hdr), buf, len);
+    if (s->ext.cc) {
+        /* RFC 8285 one-byte header: the transport-wide sequence number
+         * (2 bytes, filled in by the sender as the packet leaves), padded */
+        hdr[0] |= 0x10;
+        AV_WB16(hdr + 12, 0xBEDE);
+        AV_WB16(hdr + 14, 1);
+        hdr[16] = FF_RTPCC_TWCC_ID << 4 | (2 - 1);
+        AV_WB16(hdr + 17, 0);
+        hdr[19] = 0;
+        hdr_len += FF_RTPCC_EXT_SIZE;
+    }
+    ret = ff_rtp_sender_queue(s->ext.sender, hdr, hdr_len, buf, len);
     if (ret < 0 && !s->ext.send_error)
         s->ext.send_error = ret;
 
@@ -424,6 +472,7 @@ static int sdp_ext(const AVFormatContext *fmt, FFRTPEncExt *e)
         e->feedback = o.ext.feedback;
         e->nack     = o.ext.nack;
         e->rtx_pt   = o.ext.rtx_pt;
+        e->cc       = o.ext.cc;
         av_opt_free(&o);
         return e->feedback;
 #else
@@ -466,6 +515,8 @@ void ff_rtpenc_ext_sdp_attributes(char *buff, int size, const AVStream *st,
     if (st->codecpar->codec_type == AVMEDIA_TYPE_VIDEO)
         av_strlcatf(buff, size, "a=rtcp-fb:%d nack pli\r\n"
                                 "a=rtcp-fb:%d ccm fir\r\n", payload_type, payload_type);
+    if (e->cc)
+        av_strlcatf(buff, size, "a=extmap:%d %s\r\n", FF_RTPCC_TWCC_ID, FF_RTPCC_TWCC_URI);
     if (e->nack && e->rtx_pt >= 0)
         av_strlcatf(buff, size, "a=rtpmap:%d rtx/%d\r\n"
                                 "a=fmtp:%d apt=%d\r\n", e->rtx_pt, clock_rate(st->codecpar),
@@ -511,4 +562,10 @@ int lcv_rtp_muxer_keyframe_requested(AVFormatContext *s, int stream_index)
 {
     FFRTPFeedback *fb = stream_feedback(s, stream_index);
     return fb ? ff_rtpfb_keyframe_requested(fb) : 0;
+}
+
+int64_t lcv_rtp_muxer_target_bitrate(AVFormatContext *s, int stream_index)
+{
+    FFRTPFeedback *fb = stream_feedback(s, stream_index);
+    return fb ? ff_rtpfb_target_bitrate(fb) : 0;
 }

@@ -50,6 +50,8 @@ typedef struct FFRTPEncExt {
     int pace_burst;             ///< bytes
     int64_t pace_max_delay;     ///< µs
     int dscp;
+    int cc;                     ///< congestion control: transport-cc extension, target bit rate
+    int64_t min_bitrate, max_bitrate;
     FFRTPFeedback *fb;
 } FFRTPEncExt;
 
@@ -118,7 +120,15 @@ typedef struct FFRTPEncExt {
       offsetof(ctx, field.pace_max_delay), AV_OPT_TYPE_DURATION, { .i64 = FF_RTPENC_PACE_MAX_DELAY }, \
       1000, 10000000, AV_OPT_FLAG_ENCODING_PARAM },                                    \
     { "dscp", "DSCP of the RTP and RTCP packets (IPv4 TOS or IPv6 traffic class), -1: leave it", \
-      offsetof(ctx, field.dscp), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, 63, AV_OPT_FLAG_ENCODING_PARAM }
+      offsetof(ctx, field.dscp), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, 63, AV_OPT_FLAG_ENCODING_PARAM }, \
+    { "cc", "congestion control: number packets for transport-cc feedback and estimate the bit rate the network takes (the encoder follows it in ffmpeg)", \
+      offsetof(ctx, field.cc), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, AV_OPT_FLAG_ENCODING_PARAM }, \
+    { "min_bitrate", "the congestion control's lowest target, in bit/s",              \
+      offsetof(ctx, field.min_bitrate), AV_OPT_TYPE_INT64, { .i64 = 150000 }, 10000, INT32_MAX, \
+      AV_OPT_FLAG_ENCODING_PARAM },                                                     \
+    { "max_bitrate", "the congestion control's highest target and start, in bit/s (0: the stream's bit rate, e.g. -b:v)", \
+      offsetof(ctx, field.max_bitrate), AV_OPT_TYPE_INT64, { .i64 = 0 }, 0, INT32_MAX,  \
+      AV_OPT_FLAG_ENCODING_PARAM }
 
 /**
  * Check the packet size against the network and the codec, warn about

@@ -59,10 +59,12 @@
 
 #include "avio.h"
 #include "internal.h"
+#include "rtpcc.h"
 #include "rtpfb.h"
 
 #define HIST_MAX_PACKETS 32768
 #define HIST_MAX_BYTES   (64 << 20)
+#define CC_BATCH         1024       ///< transport feedback packets handed on at once
 
 typedef struct HistEntry {
     AVBufferRef *buf;
@@ -119,6 +121,11 @@ struct FFRTPFeedback {
     AVLFG lfg;
     uint8_t *rtx_buf;
     int64_t malformed_log_time;
+
+    FFRTPCC *cc;                    ///< NULL without congestion control
+    FFRTPCCPacket *cc_pkts;
+    int twcc_seen;                  ///< a receiver sends transport feedback
+    atomic_int_least64_t target;    ///< bit/s, for the encoder's thread
 };
 
 #if CONFIG_NETWORK
@@ -295,6 +302,45 @@ static void log_malformed(FFRTPFeedback *fb, const LCVRTCPContext *ctx, int64_t 
            ctx->error ? ctx->error : "?", ctx->error_offset, fb->st.rtcp_malformed);
 }
 
+/** Feed the controller, and pass its target on. Under lock. */
+static void cc_update(FFRTPFeedback *fb, int nb, double rr_loss, int64_t now)
+{
+    int64_t target;
+
+    if (nb > 0)
+        ff_rtpcc_feedback(fb->cc, fb->cc_pkts, nb, now);
+    else if (nb == 0)
+        ff_rtpcc_loss_report(fb->cc, rr_loss, now);
+    target = ff_rtpcc_target(fb->cc);
+    if (target != atomic_load(&fb->target)) {
+        atomic_store(&fb->target, target);
+        ff_rtp_sender_set_bit_rate(fb->sender, target);
+    }
+}
+
+/** A transport-cc report: each packet's send time from the sender's log. */
+static void cc_twcc(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now)
+{
+    LCVRTCPTwccItem item;
+    LCVRTCPIter it;
+    int nb = 0;
+
+    fb->twcc_seen = 1;
+    lcv_rtcp_iter_init(&it, p);
+    while (lcv_rtcp_twcc_next(&it, &item) > 0) {
+        FFRTPCCPacket *c = &fb->cc_pkts[nb];
+        if (ff_rtp_sender_twcc_lookup(fb->sender, item.seq, &c->send_time, &c->size) < 0)
+            continue;           /* not ours, or too old */
+        c->arrival = item.status ? item.arrival_us : -1;
+        if (++nb == CC_BATCH) {
+            cc_update(fb, nb, 0, now);
+            nb = 0;
+        }
+    }
+    if (nb)
+        cc_update(fb, nb, 0, now);
+}
+
 static void handle_report(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now)
 {
     for (int i = 0; i < p->rr.nb_reports; i++) {
@@ -320,11 +366,16 @@ static void handle_report(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
                         r->rtt_ms = rtt * 1000.0 / 65536;
                         if (r->rtt_min_ms < 0 || r->rtt_ms < r->rtt_min_ms)
                             r->rtt_min_ms = r->rtt_ms;
+                        if (fb->cc)
+                            ff_rtpcc_rtt(fb->cc, r->rtt_ms * 1000);
                     }
                     break;
                 }
             }
         }
+        /* a receiver without transport feedback: its loss is all we know */
+        if (fb->cc && !fb->twcc_seen)
+            cc_update(fb, 0, r->fraction_lost, now);
     }
 }
 
@@ -344,7 +395,10 @@ static void handle_packet(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
             r->bye = 1;
         break;
     case LCV_RTCP_RTPFB:
-        if (p->fb.media_ssrc != fb->cfg.ssrc || !(r = receiver(fb, p->ssrc, &priv)))
+        /* transport-wide: the media SSRC field may name any stream, or none */
+        if (p->fmt != LCV_RTPFB_TWCC && p->fb.media_ssrc != fb->cfg.ssrc)
+            break;
+        if (!(r = receiver(fb, p->ssrc, &priv)))
             break;
         if (p->fmt == LCV_RTPFB_NACK) {
             uint16_t seq;
@@ -357,6 +411,8 @@ static void handle_packet(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
                 retransmit(fb, seq, now);
         } else if (p->fmt == LCV_RTPFB_TWCC) {
             LCVRTCPTwccItem item;
+            if (fb->cc)
+                cc_twcc(fb, p, now);
             r->twcc_reports++;
             lcv_rtcp_iter_init(&it, p);
             while (lcv_rtcp_twcc_next(&it, &item) > 0) {
@@ -395,8 +451,13 @@ static void handle_packet(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
             }
         } else if (p->fmt == LCV_PSFB_AFB) {
             LCVRTCPRemb remb;
-            if (lcv_rtcp_remb(p, &remb) > 0 && (r = receiver(fb, p->ssrc, &priv)))
+            if (lcv_rtcp_remb(p, &remb) > 0 && (r = receiver(fb, p->ssrc, &priv))) {
                 r->remb_bitrate = remb.bitrate;
+                if (fb->cc) {
+                    ff_rtpcc_remb(fb->cc, FFMIN(remb.bitrate, INT64_MAX), now);
+                    cc_update(fb, -1, 0, now);
+                }
+            }
         }
         break;
     }
@@ -450,6 +511,7 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
 {
     const LCVRTPSenderStats *st = &fb->st;
     FFRTPSendStats ss;
+    FFRTPCCStats cs = { 0 };
     char line[4096];
     int n;
 
@@ -468,6 +530,16 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
                "%"PRIu64" bursts, %"PRIu64" forced drains\n", final ? " (final)" : "",
                ss.pace_rate / 1000, ss.delay_p50_ms, ss.delay_p95_ms, ss.delay_max_ms,
                ss.paced_bursts, ss.forced_drains);
+    if (fb->cc) {
+        ff_rtpcc_get_stats(fb->cc, &cs);
+        av_log(fb->logctx, AV_LOG_VERBOSE,
+               "RTP congestion control%s: target %.0f kbit/s (delay-based %.0f, loss-based %.0f), "
+               "acknowledged %.0f kbit/s, %s, delay trend %.2f ms (threshold %.2f), loss %.1f %%, "
+               "%"PRIu64" transport feedback reports, %"PRIu64" overuses, %"PRIu64" decreases\n",
+               final ? " (final)" : "", cs.target / 1000.0, cs.delay_based / 1000.0,
+               cs.loss_based / 1000.0, cs.acked / 1000.0, ff_rtpcc_state_name(cs.state), cs.trend,
+               cs.threshold, cs.loss * 100, cs.feedbacks, cs.overuses, cs.decreases);
+    }
     for (int i = 0; i < st->nb_receivers; i++) {
         const LCVRTPReceiverStats *r = &st->receivers[i];
         av_log(fb->logctx, AV_LOG_VERBOSE,
@@ -486,13 +558,24 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
                  "\"pli\":%"PRIu64",\"fir\":%"PRIu64",\"keyframe_requests\":%"PRIu64","
                  "\"pace_rate\":%.0f,\"pace_delay_p50_ms\":%.2f,\"pace_delay_p95_ms\":%.2f,"
                  "\"pace_delay_max_ms\":%.2f,\"pace_bursts\":%"PRIu64",\"pace_forced_drains\":%"PRIu64","
-                 "\"send_syscalls\":%"PRIu64",\"final\":%s,\"receivers\":[",
+                 "\"send_syscalls\":%"PRIu64",\"final\":%s,",
                  now, st->ssrc, ss.packets, ss.payload_bytes, st->sr_sent, st->rtcp_received,
                  st->rtcp_malformed, st->nack_packets, st->nacked, st->retransmitted,
                  st->retransmitted_octets, st->nack_missed, st->nack_rate_limited, st->pli,
                  st->fir, st->keyframe_requests, ss.pace_rate, ss.delay_p50_ms, ss.delay_p95_ms,
                  ss.delay_max_ms, ss.paced_bursts, ss.forced_drains, ss.syscalls,
                  final ? "true" : "false");
+    if (fb->cc && n < sizeof(line))
+        n += snprintf(line + n, sizeof(line) - n,
+                      "\"target_bitrate\":%"PRId64",\"delay_based_bitrate\":%"PRId64","
+                      "\"loss_based_bitrate\":%"PRId64",\"acked_bitrate\":%"PRId64","
+                      "\"cc_state\":\"%s\",\"delay_trend_ms\":%.3f,\"delay_threshold_ms\":%.3f,"
+                      "\"cc_loss\":%.4f,\"twcc_feedbacks\":%"PRIu64",\"cc_overuses\":%"PRIu64","
+                      "\"cc_decreases\":%"PRIu64",",
+                      cs.target, cs.delay_based, cs.loss_based, cs.acked, ff_rtpcc_state_name(cs.state),
+                      cs.trend, cs.threshold, cs.loss, cs.feedbacks, cs.overuses, cs.decreases);
+    if (n < sizeof(line))
+        n += snprintf(line + n, sizeof(line) - n, "\"receivers\":[");
     for (int i = 0; i < st->nb_receivers && n < sizeof(line); i++) {
         const LCVRTPReceiverStats *r = &st->receivers[i];
         n += snprintf(line + n, sizeof(line) - n,
@@ -572,6 +655,7 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
     fb->hist_media_limit = FFMIN((int64_t)cfg->history_ms * cfg->clock_rate / 1000, INT32_MAX);
     fb->avg_rtcp_size = 28 + 28;
     atomic_init(&fb->kf_pending, 0);
+    atomic_init(&fb->target, 0);
     av_lfg_init(&fb->lfg, av_get_random_seed());
     fb->rtx_seq = av_lfg_get(&fb->lfg) & 0x0fff;
     if (fb->cfg.rtx_pt >= 0 && !fb->cfg.rtx_ssrc)
@@ -598,6 +682,21 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
         goto fail;
     }
     fb->lock_init = 1;
+    if (cfg->cc) {
+        FFRTPCCConfig ccfg = {
+            .min_bitrate   = cfg->min_bitrate,
+            .max_bitrate   = cfg->max_bitrate,
+            .start_bitrate = cfg->max_bitrate,
+        };
+        fb->cc      = ff_rtpcc_alloc(&ccfg);
+        fb->cc_pkts = av_calloc(CC_BATCH, sizeof(*fb->cc_pkts));
+        if (!fb->cc || !fb->cc_pkts) {
+            ret = AVERROR(ENOMEM);
+            goto fail;
+        }
+        atomic_store(&fb->target, ff_rtpcc_target(fb->cc));
+        ff_rtp_sender_set_bit_rate(sender, ff_rtpcc_target(fb->cc));
+    }
     client.opaque = fb;
     if ((ret = ff_rtp_sender_set_client(sender, &client)) < 0)
         goto fail;
@@ -642,6 +741,14 @@ void ff_rtpfb_get_stats(FFRTPFeedback *fb, LCVRTPSenderStats *st)
     ff_rtp_sender_get_stats(fb->sender, &ss);
     pthread_mutex_lock(&fb->lock);
     *st = fb->st;
+    if (fb->cc) {
+        FFRTPCCStats cs;
+        ff_rtpcc_get_stats(fb->cc, &cs);
+        st->target_bitrate = cs.target;
+        st->acked_bitrate  = cs.acked;
+        st->cc_state       = cs.state;
+        st->cc_delay_trend = cs.trend;
+    }
     pthread_mutex_unlock(&fb->lock);
     /* what the SRs say: one count, the sender's */
     st->packets = ss.packets;
@@ -651,6 +758,11 @@ void ff_rtpfb_get_stats(FFRTPFeedback *fb, LCVRTPSenderStats *st)
 int ff_rtpfb_keyframe_requested(FFRTPFeedback *fb)
 {
     return atomic_exchange(&fb->kf_pending, 0);
+}
+
+int64_t ff_rtpfb_target_bitrate(FFRTPFeedback *fb)
+{
+    return atomic_load(&fb->target);
 }
 
 void ff_rtpfb_free(FFRTPFeedback **pfb)
@@ -670,6 +782,8 @@ void ff_rtpfb_free(FFRTPFeedback **pfb)
     av_freep(&fb->hist);
     av_freep(&fb->rtx_buf);
     av_freep(&fb->cname);
+    ff_rtpcc_free(&fb->cc);
+    av_freep(&fb->cc_pkts);
     lcv_rtcp_pool_free(&fb->pool);
     avio_closep(&fb->stats_file);
     av_freep(pfb);
@@ -705,6 +819,11 @@ void ff_rtpfb_get_stats(FFRTPFeedback *fb, LCVRTPSenderStats *st)
 }
 
 int ff_rtpfb_keyframe_requested(FFRTPFeedback *fb)
+{
+    return 0;
+}
+
+int64_t ff_rtpfb_target_bitrate(FFRTPFeedback *fb)
 {
     return 0;
 }

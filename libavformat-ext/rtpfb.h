@@ -41,6 +41,9 @@ typedef struct FFRTPFeedbackConfig {
     const char *cname;
     int clock_rate;
     int packet_size;
+    int cc;                     ///< congestion control (transport-cc, RR loss, REMB)
+    int64_t min_bitrate;        ///< bit/s, the target's floor
+    int64_t max_bitrate;        ///< bit/s, its ceiling (and the start)
 } FFRTPFeedbackConfig;
 
 typedef struct FFRTPFeedback FFRTPFeedback;
@@ -70,6 +73,9 @@ void ff_rtpfb_get_stats(FFRTPFeedback *fb, LCVRTPSenderStats *st);
 
 /** 1 once per keyframe request, see lcv_rtp_muxer_keyframe_requested() */
 int ff_rtpfb_keyframe_requested(FFRTPFeedback *fb);
+
+/** The congestion controller's target (bit/s), 0 without congestion control. */
+int64_t ff_rtpfb_target_bitrate(FFRTPFeedback *fb);
 
 /** Log the final statistics, release the history, free. */
 void ff_rtpfb_free(FFRTPFeedback **pfb);

@@ -84,6 +84,7 @@
 #include "avio_internal.h"
 #include "internal.h"
 #include "lcvrtcp.h"
+#include "rtpcc.h"
 #include "rtpsend.h"
 
 static const char *const mode_names[FF_RTP_SEND_NB] = {
@@ -140,6 +141,8 @@ const char *ff_rtp_sender_mode_name(enum FFRTPSendMode mode)
 #define DELAY_BINS       4000       ///< 1 s of bins, then one for everything above
 #define RTCP_MAX_SIZE    1500
 #define PRIO_BYTES       (1 << 20)  ///< resends the pacer holds at most (and 256 packets)
+#define TWCC_LOG         8192       ///< send times kept for transport feedback
+#define TWCC_OFFSET      17         ///< the sequence number's offset: header, 0xBEDE, length, id/len
 
 typedef struct SendSocket {
     int fd;
@@ -182,6 +185,12 @@ typedef struct RateSample {
     int bytes;
     int64_t media_time;
 } RateSample;
+
+typedef struct TwccSent {
+    int64_t time;
+    int size;
+    int seq;                        ///< -1: none
+} TwccSent;
 
 struct FFRTPSender {
     void *logctx;
@@ -236,6 +245,12 @@ struct FFRTPSender {
     FFRTPSenderClient client;
     int has_client;
     uint8_t rtcp_in[RTCP_MAX_SIZE];
+
+    /* transport-wide sequence numbers: under lock */
+    TwccSent *twcc_log;
+    uint16_t twcc_seq;
+    int hdr_size;                   ///< fixed header and extension of our packets
+    uint8_t *now_buf;               ///< ff_rtp_sender_send_now()'s copy to number
 
     /* resends beyond one burst of credit wait here, ahead of the media */
     uint8_t *prio;
@@ -389,6 +404,18 @@ int ff_rtp_sender_open(FFRTPSender **ps, void *logctx, AVIOContext *pb,
     if (!s->pool) {
         ret = AVERROR(ENOMEM);
         goto fail;
+    }
+    s->hdr_size = 12;
+    if (cfg->twcc) {
+        s->hdr_size = 12 + FF_RTPCC_EXT_SIZE;
+        s->twcc_log = av_malloc_array(TWCC_LOG, sizeof(*s->twcc_log));
+        s->now_buf  = av_malloc(cfg->packet_size + 16);
+        if (!s->twcc_log || !s->now_buf) {
+            ret = AVERROR(ENOMEM);
+            goto fail;
+        }
+        for (int i = 0; i < TWCC_LOG; i++)
+            s->twcc_log[i].seq = -1;
     }
     if (cfg->dscp >= 0 && ((ret = set_dscp(s, &s->rtp, "RTP")) < 0 ||
                            (s->rtcp.fd != s->rtp.fd && (ret = set_dscp(s, &s->rtcp, "RTCP")) < 0)))
@@ -709,6 +736,21 @@ static void clear_batch(Batch *b)
     b->bytes = 0;
 }
 
+/** Number a packet that carries our transport-wide extension. Under lock. */
+static void twcc_stamp(FFRTPSender *s, uint8_t *data, int size, int64_t now)
+{
+    TwccSent *e;
+
+    if (size < TWCC_OFFSET + 2 || !(data[0] & 0x10) || AV_RB16(data + 12) != 0xBEDE ||
+        data[16] >> 4 != FF_RTPCC_TWCC_ID)
+        return;
+    AV_WB16(data + TWCC_OFFSET, s->twcc_seq);
+    e = &s->twcc_log[s->twcc_seq % TWCC_LOG];
+    e->time = now;
+    e->size = size;
+    e->seq  = s->twcc_seq++;
+}
+
 /** Media packets out now: the history sees them, then the socket. */
 static int send_media(FFRTPSender *s, Batch *b)
 {
@@ -718,6 +760,13 @@ static int send_media(FFRTPSender *s, Batch *b)
     /* the history takes the packets before they leave, so that a NACK that
      * comes back at once finds them; it frees nothing before its next call,
      * in this thread, so data[] stays valid */
+    if (s->twcc_log) {
+        int64_t now = av_gettime_relative();
+        pthread_mutex_lock(&s->lock);
+        for (int i = 0; i < b->nb; i++)
+            twcc_stamp(s, b->data[i], b->sizes[i], now);
+        pthread_mutex_unlock(&s->lock);
+    }
     pthread_mutex_lock(&s->client_lock);
     if (s->has_client && s->client.sent)
         s->client.sent(s->client.opaque, b->bufs, b->sizes, b->nb);
@@ -734,7 +783,7 @@ static int send_media(FFRTPSender *s, Batch *b)
     if (ret >= 0) {
         s->st.packets       += b->nb;
         s->st.bytes         += b->bytes;
-        s->st.payload_bytes += b->bytes - 12 * b->nb;
+        s->st.payload_bytes += b->bytes - s->hdr_size * b->nb;
         s->st.last_media_send = av_gettime_relative();
     }
     pthread_mutex_unlock(&s->lock);
@@ -829,10 +878,12 @@ static int64_t pace_run(FFRTPSender *s)
         rate = s->rate = pace_rate(s, now);
         /* resends first, in the same budget */
         while (s->prio_count && (!resent || resent + s->prio_size[s->prio_start] <= s->cfg.pace_burst)) {
-            const uint8_t *data = s->prio + (size_t)s->prio_start * s->prio_slot;
+            uint8_t *data = s->prio + (size_t)s->prio_start * s->prio_slot;
             int len = s->prio_size[s->prio_start];
             FFRTPSendStats d = { 0 };
 
+            if (s->twcc_log)
+                twcc_stamp(s, data, len, av_gettime_relative());
             pthread_mutex_unlock(&s->lock);
             ret = send_one(s, &d, &s->rtp, data, len, "RTP");
             count(s, &d);
@@ -1209,6 +1260,16 @@ int ff_rtp_sender_send_now(FFRTPSender *s, const uint8_t *buf, int len)
             s->t_free = FFMAX(s->t_free, now - LATE_CREDIT) + len * 1e6 / s->rate;
         pthread_mutex_unlock(&s->lock);
     }
+    if (s->twcc_log) {
+        /* numbered as it leaves: a copy (the caller's may be the history's) */
+        if (len > s->cfg.packet_size + 16)
+            return AVERROR(EINVAL);
+        memcpy(s->now_buf, buf, len);
+        pthread_mutex_lock(&s->lock);
+        twcc_stamp(s, s->now_buf, len, av_gettime_relative());
+        pthread_mutex_unlock(&s->lock);
+        buf = s->now_buf;
+    }
     ret = send_one(s, &d, &s->rtp, buf, len, "RTP");
     count(s, &d);
     if (!ret) {
@@ -1263,6 +1324,29 @@ int ff_rtp_sender_send_sr(FFRTPSender *s, int bye, uint64_t *pntp)
     return ret < 0 ? ret : size;
 }
 
+int ff_rtp_sender_twcc_lookup(FFRTPSender *s, uint16_t seq, int64_t *send_time, int *size)
+{
+    int ret = AVERROR(ENOENT);
+
+    if (!s->twcc_log)
+        return ret;
+    pthread_mutex_lock(&s->lock);
+    if (s->twcc_log[seq % TWCC_LOG].seq == seq) {
+        *send_time = s->twcc_log[seq % TWCC_LOG].time;
+        *size      = s->twcc_log[seq % TWCC_LOG].size;
+        ret = 0;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return ret;
+}
+
+void ff_rtp_sender_set_bit_rate(FFRTPSender *s, int64_t bit_rate)
+{
+    pthread_mutex_lock(&s->lock);
+    s->cfg.bit_rate = bit_rate;
+    pthread_mutex_unlock(&s->lock);
+}
+
 void ff_rtp_sender_free(FFRTPSender **ps)
 {
     FFRTPSender *s = *ps;
@@ -1286,6 +1370,8 @@ void ff_rtp_sender_free(FFRTPSender **ps)
     av_freep(&s->ring);
     av_freep(&s->prio);
     av_freep(&s->prio_size);
+    av_freep(&s->twcc_log);
+    av_freep(&s->now_buf);
     av_buffer_pool_uninit(&s->pool);
     if (s->wake_pipe[0] >= 0)
         close(s->wake_pipe[0]);
@@ -1370,6 +1456,15 @@ int ff_rtp_sender_set_client(FFRTPSender *s, const FFRTPSenderClient *c)
 void ff_rtp_sender_get_stats(FFRTPSender *s, FFRTPSendStats *st)
 {
     memset(st, 0, sizeof(*st));
+}
+
+int ff_rtp_sender_twcc_lookup(FFRTPSender *s, uint16_t seq, int64_t *send_time, int *size)
+{
+    return AVERROR(ENOENT);
+}
+
+void ff_rtp_sender_set_bit_rate(FFRTPSender *s, int64_t bit_rate)
+{
 }
 
 void ff_rtp_sender_free(FFRTPSender **ps)

@@ -69,6 +69,13 @@ typedef struct FFRTPSendConfig {
     int64_t pace_max_delay; ///< µs a packet may wait before the pacer speeds up
     int64_t bit_rate;       ///< the encoder's bit/s when known, else 0
     int dscp;               ///< DSCP for both sockets, -1: leave them alone
+    /**
+     * Packets carry the transport-wide sequence number extension (id
+     * FF_RTPCC_TWCC_ID, right after the fixed header): the sender numbers
+     * every RTP packet as it leaves, retransmissions included, and keeps its
+     * send time for ff_rtp_sender_twcc_lookup().
+     */
+    int twcc;
 } FFRTPSendConfig;
 
 /** What the sender needs to build an SR. */
@@ -171,6 +178,17 @@ int ff_rtp_sender_send_sr(FFRTPSender *s, int bye, uint64_t *ntp);
 int ff_rtp_sender_set_client(FFRTPSender *s, const FFRTPSenderClient *c);
 
 void ff_rtp_sender_get_stats(FFRTPSender *s, FFRTPSendStats *st);
+
+/**
+ * When the packet with transport-wide sequence number seq left, and its
+ * size, while the sender still remembers it (the last 8192 packets).
+ * @return 0, or AVERROR(ENOENT)
+ */
+int ff_rtp_sender_twcc_lookup(FFRTPSender *s, uint16_t seq, int64_t *send_time, int *size);
+
+/** The bit rate the pacer assumes at least (bit/s): the congestion
+ *  controller's target, replacing the encoder's. Any thread. */
+void ff_rtp_sender_set_bit_rate(FFRTPSender *s, int64_t bit_rate);
 
 const char *ff_rtp_sender_mode_name(enum FFRTPSendMode mode);
 

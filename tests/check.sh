@@ -202,6 +202,7 @@ vg="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-f
 run valgrind-buffer $vg "$ffb/libavutil/tests/buffer"
 run valgrind-lcvrtcp $vg "$ffb/libavformat/tests/lcvrtcp"
 run valgrind-rtpdec-ext $vg "$ffb/libavformat/tests/rtpdec_ext"
+run valgrind-rtpcc $vg "$ffb/libavformat/tests/rtpcc"
 run valgrind-rtp $vg "$ffb/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=160x120:r=25:d=1 \
     -c:v libx264 -preset ultrafast -f rtp -rtpflags send_bye "rtp://127.0.0.1:$("$build/tests/freeport")?pkt_size=200"
 run valgrind-ffmpeg $vg "$ffb/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=97x61:r=10,format=nv21 \

@@ -16,3 +16,13 @@ fate-rtpdec-ext: CMP = null
 
 FATE += $(FATE_RTPDEC_EXT)
 fate-ext: $(FATE_RTPDEC_EXT)
+
+# The congestion controller (libavformat/rtpcc.c) against a simulated
+# bottleneck: losses, link use, queueing delay and reaction times asserted.
+FATE_RTPCC += fate-rtpcc
+fate-rtpcc: libavformat/tests/rtpcc$(EXESUF)
+fate-rtpcc: CMD = run libavformat/tests/rtpcc$(EXESUF)
+fate-rtpcc: CMP = null
+
+FATE += $(FATE_RTPCC)
+fate-ext: $(FATE_RTPCC)

@@ -42,7 +42,13 @@
  *       queue without room for it is dropped ("qdropped SEQ"); one that
  *       fits leaves when the link has sent it and everything before it.
  *       The queue is computed from the kernel's arrival times, so it does
- *       not depend on when the relay gets to run.
+ *       not depend on when the relay gets to run. RATE_KBIT may be a
+ *       schedule, RATE[:SECONDS],RATE[:SECONDS],...,RATE: each rate for
+ *       that many seconds from the first datagram through the link, the
+ *       last one from then on. With a bottleneck, OUT.pcap.series gets one
+ *       line per 100 ms from that first datagram: seconds, kbit/s that
+ *       left the link, mean queueing delay (ms) of the datagrams that
+ *       arrived, datagrams dropped at the queue, the link's kbit/s.
  *   rtpcap times IN.pcap PORT
  *       One line per RTP datagram sent to PORT: its arrival time (µs of
  *       the realtime clock, the kernel's stamp), sequence number, RTP
@@ -59,10 +65,12 @@
  */
 
 #define _GNU_SOURCE
+#include <inttypes.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -416,6 +424,50 @@ static int enqueue(int fd, const struct sockaddr_in *to, const uint8_t *buf, int
     return 0;
 }
 
+#define MAX_PHASES  8
+#define SERIES_BINS 6000        /* 10 minutes of 100 ms */
+
+typedef struct Link {
+    double rate[MAX_PHASES];    /* bytes/s */
+    int64_t until[MAX_PHASES];  /* µs from the first datagram; the last: forever */
+    int nb;
+    int64_t first;              /* arrival of the first datagram, 0: none yet */
+    int64_t *out_bytes, *qdelay_sum, *qdelay_n, *qdrops;
+} Link;
+
+/* "K[:S],K[:S],...,K" in kbit/s and seconds */
+static void link_parse(Link *l, const char *spec)
+{
+    int64_t t = 0;
+
+    while (*spec && l->nb < MAX_PHASES) {
+        char *end;
+        l->rate[l->nb] = strtod(spec, &end) * 1000 / 8;
+        spec = end;
+        if (*spec == ':') {
+            t += (int64_t)(strtod(spec + 1, &end) * 1e6);
+            spec = end;
+        } else {
+            t = INT64_MAX;
+        }
+        l->until[l->nb++] = t;
+        if (*spec == ',')
+            spec++;
+        else
+            break;
+    }
+    l->until[l->nb - 1] = INT64_MAX;
+}
+
+static double link_rate(const Link *l, int64_t arrived)
+{
+    int64_t t = l->first ? arrived - l->first : 0;
+    for (int i = 0; i < l->nb; i++)
+        if (t < l->until[i])
+            return l->rate[i];
+    return l->nb ? l->rate[l->nb - 1] : 0;
+}
+
 /**
  * A datagram of n bytes arriving at the bottleneck at µs arrived: when its
  * last bit leaves the link, or -1 if the queue has no room for it. rate 0:
@@ -435,6 +487,54 @@ static int64_t bottleneck(double rate, long queue, int64_t *link_free, int64_t a
     return *link_free;
 }
 
+/** bottleneck() at the link's rate then, and the datagram in the series. */
+static int64_t link_pass(Link *l, long queue, int64_t *link_free, int64_t arrived, int n)
+{
+    double rate;
+    int64_t out, b;
+
+    if (!l->nb)
+        return arrived;
+    if (!l->first)
+        l->first = arrived;
+    rate = link_rate(l, arrived);
+    out  = bottleneck(rate, queue, link_free, arrived, n);
+    b    = (arrived - l->first) / 100000;
+    if (b < 0 || b >= SERIES_BINS)
+        return out;
+    if (out < 0) {
+        l->qdrops[b]++;
+    } else {
+        int64_t ob = (out - l->first) / 100000;
+        l->qdelay_sum[b] += out - arrived - (int64_t)((n + 28) * 1e6 / rate);
+        l->qdelay_n[b]++;
+        if (ob < SERIES_BINS)
+            l->out_bytes[ob] += n + 28;
+    }
+    return out;
+}
+
+static void link_series(const Link *l, const char *pcap)
+{
+    char path[4096];
+    FILE *f;
+    int last = -1;
+
+    if (!l->nb || !l->first)
+        return;
+    snprintf(path, sizeof(path), "%s.series", pcap);
+    if (!(f = fopen(path, "w")))
+        return;
+    for (int b = 0; b < SERIES_BINS; b++)
+        if (l->out_bytes[b] || l->qdelay_n[b] || l->qdrops[b])
+            last = b;
+    for (int b = 0; b <= last; b++)
+        fprintf(f, "%.1f %.0f %.2f %"PRId64" %.0f\n", b / 10.0, l->out_bytes[b] * 8 / 0.1 / 1000,
+                l->qdelay_n[b] ? l->qdelay_sum[b] / 1000.0 / l->qdelay_n[b] : 0, l->qdrops[b],
+                link_rate(l, l->first + b * 100000) * 8 / 1000);
+    fclose(f);
+}
+
 static int relay(int argc, char **argv)
 {
     const char *out = argv[2], *ready = argv[3];
@@ -449,7 +549,7 @@ static int relay(int argc, char **argv)
     long rtp_in = 0, rtp_dropped = 0, rtp_out = 0, rtcp_fwd = 0, rtcp_back = 0;
     static uint8_t seen[65536], seen_rtx[65536];
     long rtx_dropped = 0, queue_dropped = 0;
-    double rate = argc > 15 ? atof(argv[14]) * 1000 / 8 : 0;   /* bytes/s */
+    Link link = { 0 };
     long queue = argc > 15 ? atol(argv[15]) : 0;
     int64_t link_free = 0;      /* when the bottleneck has sent all it took */
     uint32_t media_ssrc = 0;
@@ -457,6 +557,15 @@ static int relay(int argc, char **argv)
     int64_t start = now_us(), last = 0, arrived_last[2] = { 0 };
     FILE *f, *r;
 
+    if (argc > 15 && atof(argv[14]) > 0) {
+        link_parse(&link, argv[14]);
+        link.out_bytes  = calloc(SERIES_BINS, sizeof(int64_t));
+        link.qdelay_sum = calloc(SERIES_BINS, sizeof(int64_t));
+        link.qdelay_n   = calloc(SERIES_BINS, sizeof(int64_t));
+        link.qdrops     = calloc(SERIES_BINS, sizeof(int64_t));
+        if (!link.out_bytes || !link.qdelay_sum || !link.qdelay_n || !link.qdrops)
+            return 1;
+    }
     seed = strtoull(argv[4], NULL, 0);
     if (burst < 1)
         burst = 1;
@@ -546,7 +655,7 @@ static int relay(int argc, char **argv)
                     int bye = 0;
                     for (int o = 0; o + 4 <= n; o += 4 + 4 * (buf[o + 2] << 8 | buf[o + 3]))
                         bye |= buf[o + 1] == 203;
-                    int64_t out = bottleneck(rate, queue, &link_free, arrived, n);
+                    int64_t out = link_pass(&link, queue, &link_free, arrived, n);
                     if (out < 0) {
                         queue_dropped++;
                     } else {
@@ -581,7 +690,7 @@ static int relay(int argc, char **argv)
                         if (n >= 12)
                             printf("dropped %d\n", buf[2] << 8 | buf[3]);
                     } else {
-                        int64_t out = bottleneck(rate, queue, &link_free, arrived, n);
+                        int64_t out = link_pass(&link, queue, &link_free, arrived, n);
                         if (out < 0) {
                             queue_dropped++;
                             if (n >= 12)
@@ -596,6 +705,7 @@ static int relay(int argc, char **argv)
         }
     }
     fclose(f);
+    link_series(&link, out);
     printf("rtp_in %ld rtp_dropped %ld rtp_forwarded %ld rtcp_to_receiver %ld rtcp_to_sender %ld retransmissions_dropped %ld queue_dropped %ld\n",
            rtp_in, rtp_dropped, rtp_out, rtcp_fwd, rtcp_back, rtx_dropped, queue_dropped);
     return 0;

@@ -1,0 +1,491 @@
+/*
+ * Sender-side congestion control for the RTP muxer
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/**
+ * @file
+ * The design of Google Congestion Control (draft-ietf-rmcat-gcc-02, and
+ * libwebrtc's goog_cc), written for this muxer:
+ *
+ * - Delay: packets are grouped by send time (5 ms bursts). Between two
+ *   groups, the arrival gap minus the send gap is the delay gradient. Its
+ *   running sum is smoothed and a line fitted over the last 20 groups; the
+ *   slope, scaled by the number of groups seen (at most 60) and a gain of 4,
+ *   is the trend. Above an adaptive threshold for more than 10 ms the link
+ *   is overused, below its negative underused.
+ * - AIMD: overuse sets the rate to 0.85 x what the receiver got over the last
+ *   500 ms; normal use increases it by 8 % a second, or by about one packet
+ *   per response time (RTT + 100 ms) once near the rate of the last
+ *   decreases (the link estimate); underuse holds. Never above
+ *   1.5 x what was acknowledged, plus 10 kbit/s.
+ * - Loss: over at least 20 packets and 100 ms, more than 10 % lost cuts
+ *   the loss-based rate by half the fraction lost (at most once per RTT +
+ *   300 ms, and not below 0.85 x the acknowledged rate: the losses reported
+ *   lag the cuts), less than 2 % lets it grow 8 % a second.
+ * - The target is the smallest of the two, and of a receiver's REMB.
+ */
+
+#include <math.h>
+#include <string.h>
+
+#include "libavutil/common.h"
+#include "libavutil/mem.h"
+
+#include "rtpcc.h"
+
+#define GROUP_SPAN      5000        ///< µs of send time in one packet group
+#define TREND_WINDOW    20          ///< groups in the line fit
+#define SMOOTHING       0.9
+#define TREND_GAIN      4.0
+#define MAX_DELTAS      60
+#define OVERUSE_TIME    10.0        ///< ms over the threshold before overuse
+#define K_UP            0.0087
+#define K_DOWN          0.039
+#define MAX_ADAPT       15.0        ///< ms: larger trends do not move the threshold
+#define THRESH_MIN      6.0
+#define THRESH_MAX      600.0
+#define THRESH_INIT     12.5
+#define BETA            0.85
+#define ACK_WINDOW      500000      ///< µs of arrival time for the acknowledged rate
+#define ACK_SLOTS       4096
+#define LOSS_MIN_PKTS   20
+#define LOSS_MIN_SPAN   100000      ///< µs: a loss figure covers at least this (or 200 packets)
+#define LOSS_LOW        0.02
+#define LOSS_HIGH       0.10
+#define DEFAULT_RTT     100000
+
+typedef struct Group {
+    int64_t first_send, last_send;
+    int64_t last_arrival;
+    int valid;
+} Group;
+
+struct FFRTPCC {
+    FFRTPCCConfig cfg;
+
+    /* delay: the trendline over packet groups */
+    Group cur, prev;
+    int64_t first_arrival;
+    double acc_delay, smoothed;
+    double tx[TREND_WINDOW], ty[TREND_WINDOW];
+    int t_start, t_count;
+    int num_deltas;
+    double trend, prev_trend, modified;
+    double threshold;
+    int64_t last_thresh_update;
+    double time_over;               ///< ms, -1: not over
+    int over_count;
+    enum FFRTPCCUsage usage;
+
+    /* AIMD */
+    enum FFRTPCCState state;
+    double rate;                    ///< delay-based, bit/s
+    int64_t last_change;            ///< µs, the last time the rate moved
+    int64_t last_decrease;
+    double link_avg, link_var;      ///< kbit/s, of the acked rate at decreases; avg < 0: none
+    int64_t rtt;
+
+    /* acknowledged rate: received packets by arrival time */
+    int64_t ack_time[ACK_SLOTS];
+    int ack_size[ACK_SLOTS];
+    int ack_start, ack_count;
+    int64_t ack_bytes;
+    double acked;                   ///< bit/s, 0 unknown
+
+    /* loss */
+    double loss_rate;               ///< bit/s
+    int loss_pkts, loss_lost;
+    int64_t loss_start, loss_last_update, last_loss_decrease;
+    int loss_decreased;
+    double loss;
+
+    int64_t remb;                   ///< bit/s, 0 none
+    FFRTPCCStats st;
+};
+
+FFRTPCC *ff_rtpcc_alloc(const FFRTPCCConfig *cfg)
+{
+    FFRTPCC *cc = av_mallocz(sizeof(*cc));
+
+    if (!cc)
+        return NULL;
+    cc->cfg = *cfg;
+    if (cc->cfg.max_bitrate < cc->cfg.min_bitrate)
+        cc->cfg.max_bitrate = cc->cfg.min_bitrate;
+    cc->rate      = av_clip64(cfg->start_bitrate, cc->cfg.min_bitrate, cc->cfg.max_bitrate);
+    cc->loss_rate = cc->cfg.max_bitrate;
+    cc->threshold = THRESH_INIT;
+    cc->time_over = -1;
+    cc->link_avg  = -1;
+    cc->rtt       = DEFAULT_RTT;
+    cc->state     = FF_RTPCC_INCREASE;
+    return cc;
+}
+
+void ff_rtpcc_free(FFRTPCC **pcc)
+{
+    av_freep(pcc);
+}
+
+const char *ff_rtpcc_state_name(enum FFRTPCCState state)
+{
+    switch (state) {
+    case FF_RTPCC_HOLD:     return "hold";
+    case FF_RTPCC_INCREASE: return "increase";
+    case FF_RTPCC_DECREASE: return "decrease";
+    }
+    return "?";
+}
+
+/* ---- acknowledged rate ---- */
+
+static void ack_add(FFRTPCC *cc, int64_t arrival, int size)
+{
+    int i;
+
+    if (cc->ack_count == ACK_SLOTS) {
+        cc->ack_bytes -= cc->ack_size[cc->ack_start];
+        cc->ack_start = (cc->ack_start + 1) % ACK_SLOTS;
+        cc->ack_count--;
+    }
+    i = (cc->ack_start + cc->ack_count++) % ACK_SLOTS;
+    cc->ack_time[i] = arrival;
+    cc->ack_size[i] = size;
+    cc->ack_bytes  += size;
+}
+
+static void ack_update(FFRTPCC *cc, int64_t latest)
+{
+    int64_t span;
+
+    while (cc->ack_count && latest - cc->ack_time[cc->ack_start] > ACK_WINDOW) {
+        cc->ack_bytes -= cc->ack_size[cc->ack_start];
+        cc->ack_start = (cc->ack_start + 1) % ACK_SLOTS;
+        cc->ack_count--;
+    }
+    if (!cc->ack_count)
+        return;
+    span = latest - cc->ack_time[cc->ack_start];
+    /* a short span overstates a burst: wait for 150 ms of arrivals */
+    if (span < 150000)
+        return;
+    cc->acked = cc->ack_bytes * 8e6 / FFMAX(span, 1);
+}
+
+/* ---- the delay-based detector ---- */
+
+static void threshold_update(FFRTPCC *cc, double m, int64_t now)
+{
+    double k, dt;
+
+    if (!cc->last_thresh_update)
+        cc->last_thresh_update = now;
+    if (fabs(m) > cc->threshold + MAX_ADAPT) {
+        /* a spike (a route change, a stall): not a reason to move */
+        cc->last_thresh_update = now;
+        return;
+    }
+    k  = fabs(m) < cc->threshold ? K_DOWN : K_UP;
+    dt = FFMIN((now - cc->last_thresh_update) / 1000.0, 100.0);
+    cc->threshold += k * (fabs(m) - cc->threshold) * dt;
+    cc->threshold  = av_clipd(cc->threshold, THRESH_MIN, THRESH_MAX);
+    cc->last_thresh_update = now;
+}
+
+static void detect(FFRTPCC *cc, double ts_delta_ms, int64_t now)
+{
+    double m;
+
+    if (cc->num_deltas < 2) {
+        cc->usage = FF_RTPCC_NORMAL;
+        return;
+    }
+    m = FFMIN(cc->num_deltas, MAX_DELTAS) * cc->trend * TREND_GAIN;
+    cc->modified = m;
+    if (m > cc->threshold) {
+        cc->time_over = cc->time_over < 0 ? ts_delta_ms / 2 : cc->time_over + ts_delta_ms;
+        cc->over_count++;
+        if (cc->time_over > OVERUSE_TIME && cc->over_count > 1 && cc->trend >= cc->prev_trend) {
+            cc->time_over  = 0;
+            cc->over_count = 0;
+            if (cc->usage != FF_RTPCC_OVERUSE)
+                cc->st.overuses++;
+            cc->usage = FF_RTPCC_OVERUSE;
+        }
+    } else if (m < -cc->threshold) {
+        cc->time_over  = -1;
+        cc->over_count = 0;
+        cc->usage = FF_RTPCC_UNDERUSE;
+    } else {
+        cc->time_over  = -1;
+        cc->over_count = 0;
+        cc->usage = FF_RTPCC_NORMAL;
+    }
+    cc->prev_trend = cc->trend;
+    threshold_update(cc, m, now);
+}
+
+/** The least-squares slope of the window, 0 if it is degenerate. */
+static double fit_slope(const FFRTPCC *cc)
+{
+    double sx = 0, sy = 0, num = 0, den = 0;
+
+    for (int i = 0; i < cc->t_count; i++) {
+        int k = (cc->t_start + i) % TREND_WINDOW;
+        sx += cc->tx[k];
+        sy += cc->ty[k];
+    }
+    sx /= cc->t_count;
+    sy /= cc->t_count;
+    for (int i = 0; i < cc->t_count; i++) {
+        int k = (cc->t_start + i) % TREND_WINDOW;
+        num += (cc->tx[k] - sx) * (cc->ty[k] - sy);
+        den += (cc->tx[k] - sx) * (cc->tx[k] - sx);
+    }
+    return den > 0 ? num / den : 0;
+}
+
+/** Two complete groups: one more delay gradient. */
+static void group_delta(FFRTPCC *cc, const Group *a, const Group *b, int64_t now)
+{
+    double send_delta = (b->last_send - a->last_send) / 1000.0;
+    double arr_delta  = (b->last_arrival - a->last_arrival) / 1000.0;
+    double d = arr_delta - send_delta;
+    int k;
+
+    if (arr_delta < 0)          /* reordered across groups: no sample */
+        return;
+    cc->num_deltas = FFMIN(cc->num_deltas + 1, 1000);
+    cc->acc_delay += d;
+    cc->smoothed   = SMOOTHING * cc->smoothed + (1 - SMOOTHING) * cc->acc_delay;
+    if (cc->t_count == TREND_WINDOW) {
+        cc->t_start = (cc->t_start + 1) % TREND_WINDOW;
+        cc->t_count--;
+    }
+    k = (cc->t_start + cc->t_count++) % TREND_WINDOW;
+    cc->tx[k] = (b->last_arrival - cc->first_arrival) / 1000.0;
+    cc->ty[k] = cc->smoothed;
+    if (cc->t_count == TREND_WINDOW)
+        cc->trend = fit_slope(cc);
+    detect(cc, send_delta, now);
+}
+
+static void delay_packet(FFRTPCC *cc, const FFRTPCCPacket *p, int64_t now)
+{
+    if (!cc->first_arrival)
+        cc->first_arrival = p->arrival;
+    if (cc->cur.valid && p->send_time < cc->cur.first_send)
+        return;                 /* reordered before the group: ignore */
+    if (!cc->cur.valid || p->send_time - cc->cur.first_send > GROUP_SPAN) {
+        if (cc->cur.valid) {
+            if (cc->prev.valid)
+                group_delta(cc, &cc->prev, &cc->cur, now);
+            cc->prev = cc->cur;
+        }
+        cc->cur.valid      = 1;
+        cc->cur.first_send = p->send_time;
+        cc->cur.last_send  = p->send_time;
+        cc->cur.last_arrival = p->arrival;
+        return;
+    }
+    cc->cur.last_send    = FFMAX(cc->cur.last_send, p->send_time);
+    cc->cur.last_arrival = FFMAX(cc->cur.last_arrival, p->arrival);
+}
+
+/* ---- AIMD ---- */
+
+static void link_update(FFRTPCC *cc, double acked_kbps)
+{
+    const double alpha = 0.05;
+    double norm, err;
+
+    if (cc->link_avg < 0) {
+        cc->link_avg = acked_kbps;
+        cc->link_var = 0.4;
+        return;
+    }
+    cc->link_avg = (1 - alpha) * cc->link_avg + alpha * acked_kbps;
+    norm = FFMAX(cc->link_avg, 1.0);
+    err  = cc->link_avg - acked_kbps;
+    cc->link_var = (1 - alpha) * cc->link_var + alpha * err * err / norm;
+    cc->link_var = av_clipd(cc->link_var, 0.4, 2.5);
+}
+
+static void aimd(FFRTPCC *cc, int64_t now)
+{
+    double dt, acked_kbps = cc->acked / 1000.0;
+
+    if (!cc->last_change)
+        cc->last_change = now;
+    dt = FFMIN((now - cc->last_change) / 1e6, 1.0);
+
+    switch (cc->usage) {
+    case FF_RTPCC_OVERUSE:
+        cc->state = FF_RTPCC_DECREASE;
+        break;
+    case FF_RTPCC_UNDERUSE:
+        cc->state = FF_RTPCC_HOLD;
+        break;
+    default:
+        if (cc->state != FF_RTPCC_INCREASE)
+            cc->state = FF_RTPCC_INCREASE;
+        break;
+    }
+    /* the acked rate well above the link estimate: the link grew, forget it */
+    if (cc->link_avg >= 0 && acked_kbps > cc->link_avg + 3 * sqrt(cc->link_var * cc->link_avg))
+        cc->link_avg = -1;
+
+    switch (cc->state) {
+    case FF_RTPCC_INCREASE:
+        if (cc->link_avg >= 0 &&
+            cc->rate / 1000.0 < cc->link_avg + 3 * sqrt(cc->link_var * cc->link_avg) + 1) {
+            /* near the link's rate: about one packet more per response time */
+            double response = (cc->rtt + 100000) / 1e6;
+            cc->rate += FFMAX(1000.0, 1200 * 8 / response) * dt;
+        } else {
+            cc->rate *= pow(1.08, dt);
+        }
+        if (cc->acked > 0)
+            cc->rate = FFMIN(cc->rate, 1.5 * cc->acked + 10000);
+        break;
+    case FF_RTPCC_DECREASE:
+        if (now - cc->last_decrease >= FFMIN(cc->rtt, 200000) && cc->acked > 0) {
+            double r = BETA * cc->acked;
+            if (r < cc->rate) {
+                cc->rate = r;
+                cc->st.decreases++;
+            }
+            /* far below the link estimate: the link shrank, start over */
+            if (cc->link_avg >= 0 &&
+                acked_kbps < cc->link_avg - 3 * sqrt(cc->link_var * cc->link_avg))
+                cc->link_avg = -1;
+            link_update(cc, acked_kbps);
+            cc->last_decrease = now;
+        }
+        cc->state = FF_RTPCC_HOLD;
+        break;
+    case FF_RTPCC_HOLD:
+        break;
+    }
+    cc->rate = av_clipd(cc->rate, cc->cfg.min_bitrate, cc->cfg.max_bitrate);
+    cc->last_change = now;
+}
+
+/* ---- loss ---- */
+
+static void loss_update(FFRTPCC *cc, double fraction, int64_t now)
+{
+    double dt;
+
+    if (!cc->loss_last_update)
+        cc->loss_last_update = now;
+    dt = FFMIN((now - cc->loss_last_update) / 1e6, 1.0);
+    cc->loss = fraction;
+    if (fraction > LOSS_HIGH) {
+        /* once per response time: the last cut has not shown yet */
+        if (!cc->loss_decreased || now - cc->last_loss_decrease >= cc->rtt + 300000) {
+            double base = FFMIN(cc->loss_rate, ff_rtpcc_target(cc));
+            /* not below what got through: losses reported now were caused
+             * by a rate the last cut has already lowered */
+            cc->loss_rate = FFMAX(base * (1 - 0.5 * fraction), FFMIN(BETA * cc->acked, base));
+            cc->last_loss_decrease = now;
+            cc->loss_decreased = 1;
+            cc->st.decreases++;
+        }
+    } else if (fraction < LOSS_LOW) {
+        cc->loss_rate *= pow(1.08, dt);
+    }
+    cc->loss_rate = av_clipd(cc->loss_rate, cc->cfg.min_bitrate, cc->cfg.max_bitrate);
+    cc->loss_last_update = now;
+}
+
+static void loss_packet(FFRTPCC *cc, int lost, int64_t now)
+{
+    if (!cc->loss_pkts)
+        cc->loss_start = now;
+    cc->loss_pkts++;
+    cc->loss_lost += lost;
+    if (cc->loss_pkts >= LOSS_MIN_PKTS &&
+        (cc->loss_pkts >= 200 || now - cc->loss_start >= LOSS_MIN_SPAN)) {
+        loss_update(cc, (double)cc->loss_lost / cc->loss_pkts, now);
+        cc->loss_pkts = cc->loss_lost = 0;
+    }
+}
+
+/* ---- input ---- */
+
+void ff_rtpcc_feedback(FFRTPCC *cc, const FFRTPCCPacket *pkts, int nb, int64_t now)
+{
+    int64_t latest = INT64_MIN;
+
+    cc->st.feedbacks++;
+    for (int i = 0; i < nb; i++) {
+        const FFRTPCCPacket *p = &pkts[i];
+        loss_packet(cc, p->arrival < 0, now);
+        if (p->arrival < 0)
+            continue;
+        ack_add(cc, p->arrival, p->size);
+        latest = FFMAX(latest, p->arrival);
+        delay_packet(cc, p, now);
+    }
+    if (latest != INT64_MIN)
+        ack_update(cc, latest);
+    aimd(cc, now);
+}
+
+void ff_rtpcc_loss_report(FFRTPCC *cc, double fraction, int64_t now)
+{
+    cc->st.loss_reports++;
+    loss_update(cc, av_clipd(fraction, 0, 1), now);
+}
+
+void ff_rtpcc_remb(FFRTPCC *cc, int64_t bitrate, int64_t now)
+{
+    cc->remb = bitrate;
+}
+
+void ff_rtpcc_rtt(FFRTPCC *cc, int64_t rtt)
+{
+    if (rtt > 0)
+        cc->rtt = FFMIN(rtt, 2000000);
+}
+
+int64_t ff_rtpcc_target(const FFRTPCC *cc)
+{
+    double t = FFMIN(cc->rate, cc->loss_rate);
+
+    if (cc->remb > 0)
+        t = FFMIN(t, cc->remb);
+    return av_clip64(llrint(t), cc->cfg.min_bitrate, cc->cfg.max_bitrate);
+}
+
+void ff_rtpcc_get_stats(const FFRTPCC *cc, FFRTPCCStats *st)
+{
+    *st = cc->st;
+    st->target        = ff_rtpcc_target(cc);
+    st->delay_based   = llrint(cc->rate);
+    st->loss_based    = llrint(cc->loss_rate);
+    st->acked         = llrint(cc->acked);
+    st->link_estimate = cc->link_avg >= 0 ? llrint(cc->link_avg * 1000) : 0;
+    st->state         = cc->state;
+    st->usage         = cc->usage;
+    st->trend         = cc->modified;
+    st->threshold     = cc->threshold;
+    st->loss          = cc->loss;
+}

@@ -1,0 +1,101 @@
+/*
+ * Sender-side congestion control for the RTP muxer: a delay-based and a
+ * loss-based estimate in the spirit of Google Congestion Control
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#ifndef AVFORMAT_RTPCC_H
+#define AVFORMAT_RTPCC_H
+
+#include <stdint.h>
+
+/** The transport-wide sequence number extension (RFC 8285 one-byte form). */
+#define FF_RTPCC_TWCC_URI "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
+#define FF_RTPCC_TWCC_ID  1     ///< the extension's id in the muxer's SDP
+#define FF_RTPCC_EXT_SIZE 8     ///< bytes it adds to each RTP header
+
+typedef struct FFRTPCCConfig {
+    int64_t min_bitrate;        ///< bit/s, never below
+    int64_t max_bitrate;        ///< bit/s, never above
+    int64_t start_bitrate;      ///< bit/s before any feedback
+} FFRTPCCConfig;
+
+/** One packet of a transport feedback report, in transport order. */
+typedef struct FFRTPCCPacket {
+    int64_t send_time;          ///< µs, the sender's clock, when it left
+    int64_t arrival;            ///< µs, the receiver's clock; < 0: reported lost
+    int size;                   ///< bytes on the wire (RTP header included)
+} FFRTPCCPacket;
+
+enum FFRTPCCState {
+    FF_RTPCC_HOLD,
+    FF_RTPCC_INCREASE,
+    FF_RTPCC_DECREASE,
+};
+
+enum FFRTPCCUsage {
+    FF_RTPCC_NORMAL,
+    FF_RTPCC_OVERUSE,
+    FF_RTPCC_UNDERUSE,
+};
+
+typedef struct FFRTPCCStats {
+    int64_t target;             ///< bit/s: min(delay_based, loss_based, remb)
+    int64_t delay_based;        ///< bit/s, the AIMD rate controller's
+    int64_t loss_based;         ///< bit/s
+    int64_t acked;              ///< bit/s the receiver got over the last 500 ms, 0: unknown
+    int64_t link_estimate;      ///< bit/s, the acked rate at the last decreases, 0: none yet
+    enum FFRTPCCState state;
+    enum FFRTPCCUsage usage;
+    double trend;               ///< modified delay trend (ms), what the detector compares
+    double threshold;           ///< its adaptive threshold (ms)
+    double loss;                ///< fraction lost over the last loss interval
+    uint64_t feedbacks;         ///< transport feedback reports consumed
+    uint64_t loss_reports;      ///< RR loss fractions consumed (no transport feedback)
+    uint64_t overuses;          ///< times the detector signalled overuse
+    uint64_t decreases;         ///< rate decreases (delay or loss)
+} FFRTPCCStats;
+
+typedef struct FFRTPCC FFRTPCC;
+
+FFRTPCC *ff_rtpcc_alloc(const FFRTPCCConfig *cfg);
+void ff_rtpcc_free(FFRTPCC **pcc);
+
+/**
+ * A transport feedback report: its packets in transport sequence order,
+ * those no longer known to the sender left out.
+ */
+void ff_rtpcc_feedback(FFRTPCC *cc, const FFRTPCCPacket *pkts, int nb, int64_t now);
+
+/** An RR's fraction lost (0..1), for receivers that send no transport feedback. */
+void ff_rtpcc_loss_report(FFRTPCC *cc, double fraction, int64_t now);
+
+/** A receiver's REMB: the target never goes above it. */
+void ff_rtpcc_remb(FFRTPCC *cc, int64_t bitrate, int64_t now);
+
+/** The round trip time (µs), for the response time of the rate controller. */
+void ff_rtpcc_rtt(FFRTPCC *cc, int64_t rtt);
+
+/** The target bit rate now (bit/s). */
+int64_t ff_rtpcc_target(const FFRTPCC *cc);
+
+void ff_rtpcc_get_stats(const FFRTPCC *cc, FFRTPCCStats *st);
+
+const char *ff_rtpcc_state_name(enum FFRTPCCState state);
+
+#endif /* AVFORMAT_RTPCC_H */

@@ -1,0 +1,373 @@
+/*
+ * The congestion controller (libavformat/rtpcc.c) against a simulated link
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/*
+ * The link model is written here, apart from the estimator: a bottleneck
+ * of a given capacity with a drop-tail queue of a given size, a fixed
+ * one-way delay, optional random loss after the queue, and a receiver that
+ * reports every packet's arrival (or its loss) every 50 ms, as a
+ * transport-cc receiver does. The sender sends 1200-byte packets at the
+ * controller's target. Each scenario asserts what the issue asks of the
+ * real link: losses, link use, queueing delay, reaction times.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libavformat/rtpcc.h"
+
+#define PKT         1200
+#define OWD         10000       /* µs each way */
+#define FB_INTERVAL 50000
+#define MAX_PKTS    (1 << 20)
+#define MAX_PHASES  4
+
+typedef struct Phase {
+    int64_t until;              /* µs */
+    double capacity;            /* bit/s */
+} Phase;
+
+typedef struct Scenario {
+    const char *name;
+    Phase phases[MAX_PHASES];
+    int queue_bytes;
+    double random_loss;         /* after the queue */
+    int64_t max_bitrate, start_bitrate, min_bitrate;
+} Scenario;
+
+typedef struct Sim {
+    int64_t send[MAX_PKTS], arrival[MAX_PKTS], qdelay[MAX_PKTS];
+    int64_t target_at[MAX_PKTS];
+    int nb;
+} Sim;
+
+/* per 100 ms bin of send time */
+typedef struct Bin {
+    int64_t sent, dropped, delivered_bytes;
+    double qdelay_sum;
+    int64_t qdelay_n;
+    double target_sum;
+    int64_t target_n;
+} Bin;
+
+static Sim sim;
+static Bin bins[1000];
+static int failures;
+static uint32_t lcg = 12345;
+
+static double rnd(void)
+{
+    lcg = lcg * 1664525 + 1013904223;
+    return (lcg >> 8) / 16777216.0;
+}
+
+#define CHECK(cond, ...) do {                                   \
+        if (!(cond)) {                                          \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);         \
+            printf(__VA_ARGS__);                                \
+            printf("\n");                                       \
+            failures++;                                         \
+        }                                                       \
+    } while (0)
+
+static double capacity_at(const Scenario *sc, int64_t t)
+{
+    for (int i = 0; i < MAX_PHASES; i++)
+        if (sc->phases[i].until && t < sc->phases[i].until)
+            return sc->phases[i].capacity;
+    return 0;
+}
+
+static int64_t end_of(const Scenario *sc)
+{
+    int64_t end = 0;
+    for (int i = 0; i < MAX_PHASES; i++)
+        end = sc->phases[i].until > end ? sc->phases[i].until : end;
+    return end;
+}
+
+/** Run a scenario; fills sim and bins, returns the controller's stats. */
+static void run(const Scenario *sc, FFRTPCCStats *final)
+{
+    FFRTPCCConfig cfg = {
+        .min_bitrate   = sc->min_bitrate ? sc->min_bitrate : 100000,
+        .max_bitrate   = sc->max_bitrate,
+        .start_bitrate = sc->start_bitrate ? sc->start_bitrate : sc->max_bitrate,
+    };
+    FFRTPCC *cc = ff_rtpcc_alloc(&cfg);
+    static FFRTPCCPacket fb[MAX_PKTS];
+    int64_t end = end_of(sc), t = 0, last_finish = 0, next_report = FB_INTERVAL;
+    /* the bottleneck queue: packets not yet serialized */
+    static int64_t q_finish[65536];
+    static int q_size[65536];
+    int q_start = 0, q_count = 0, q_bytes = 0;
+    int reported = 0;           /* packets before this were reported */
+    struct { int64_t at; int from, to; } pending[256];
+    int pend_start = 0, pend_count = 0;
+
+    memset(&sim, 0, sizeof(sim));
+    memset(bins, 0, sizeof(bins));
+    if (!cc) {
+        printf("FAIL: alloc\n");
+        exit(1);
+    }
+    ff_rtpcc_rtt(cc, 2 * OWD);
+    while (t < end && sim.nb < MAX_PKTS) {
+        int64_t target = ff_rtpcc_target(cc);
+        int i = sim.nb++, b = t / 100000;
+        double cap = capacity_at(sc, t);
+
+        sim.send[i] = t;
+        sim.target_at[i] = target;
+        bins[b].sent++;
+        bins[b].target_sum += target;
+        bins[b].target_n++;
+        /* the bottleneck: serialize, or drop at the tail */
+        while (q_count && q_finish[q_start] <= t) {
+            q_bytes -= q_size[q_start];
+            q_start = (q_start + 1) % 65536;
+            q_count--;
+        }
+        if (q_bytes + PKT > sc->queue_bytes) {
+            sim.arrival[i] = -1;
+            bins[b].dropped++;
+        } else {
+            int64_t start  = last_finish > t ? last_finish : t;
+            int64_t finish = start + (int64_t)(PKT * 8e6 / cap);
+            int k = (q_start + q_count++) % 65536;
+            q_finish[k] = finish;
+            q_size[k] = PKT;
+            q_bytes += PKT;
+            last_finish = finish;
+            sim.qdelay[i] = start - t;
+            bins[b].qdelay_sum += start - t;
+            bins[b].qdelay_n++;
+            if (sc->random_loss > 0 && rnd() < sc->random_loss) {
+                sim.arrival[i] = -1;
+                bins[b].dropped++;
+            } else {
+                /* a little receive jitter, as a real host adds */
+                sim.arrival[i] = finish + OWD + (int64_t)(rnd() * 300);
+                bins[b].delivered_bytes += PKT;
+            }
+        }
+        t += (int64_t)(PKT * 8e6 / target);
+        /* reports made up to now, and those that reached the sender */
+        while (next_report <= t) {
+            int hi = -1;
+            for (int k = reported; k < sim.nb; k++)
+                if (sim.arrival[k] >= 0 && sim.arrival[k] <= next_report)
+                    hi = k;
+            if (hi >= reported && pend_count < 256) {
+                int k = (pend_start + pend_count++) % 256;
+                pending[k].at   = next_report + OWD;
+                pending[k].from = reported;
+                pending[k].to   = hi + 1;
+                reported = hi + 1;
+            }
+            next_report += FB_INTERVAL;
+        }
+        while (pend_count && pending[pend_start].at <= t) {
+            int n = 0;
+            for (int k = pending[pend_start].from; k < pending[pend_start].to; k++) {
+                fb[n].send_time = sim.send[k];
+                /* arrived after the report was made: reported lost */
+                fb[n].arrival   = sim.arrival[k] >= 0 && sim.arrival[k] <= pending[pend_start].at - OWD ?
+                                  sim.arrival[k] : -1;
+                fb[n].size      = PKT;
+                n++;
+            }
+            ff_rtpcc_feedback(cc, fb, n, pending[pend_start].at);
+            pend_start = (pend_start + 1) % 256;
+            pend_count--;
+        }
+    }
+    ff_rtpcc_get_stats(cc, final);
+    ff_rtpcc_free(&cc);
+}
+
+/** Over [from, to) µs of send time: loss, link use, queue delay, target. */
+static void window(const Scenario *sc, int64_t from, int64_t to, double *loss,
+                   double *use, double *qdelay_ms, double *target)
+{
+    int64_t sent = 0, dropped = 0, bytes = 0, qn = 0, tn = 0;
+    double qs = 0, ts = 0, cap_bits = 0;
+
+    for (int b = from / 100000; b < to / 100000; b++) {
+        sent    += bins[b].sent;
+        dropped += bins[b].dropped;
+        bytes   += bins[b].delivered_bytes;
+        qs      += bins[b].qdelay_sum;
+        qn      += bins[b].qdelay_n;
+        ts      += bins[b].target_sum;
+        tn      += bins[b].target_n;
+        cap_bits += capacity_at(sc, b * 100000) * 0.1;
+    }
+    *loss      = sent ? (double)dropped / sent : 0;
+    *use       = cap_bits > 0 ? bytes * 8 / cap_bits : 0;
+    *qdelay_ms = qn ? qs / qn / 1000 : 0;
+    *target    = tn ? ts / tn : 0;
+}
+
+static void constant_capacity(void)
+{
+    Scenario sc = {
+        .name = "3 Mbit/s, 64 KB queue, asked for 6",
+        .phases = { { 30000000, 3e6 } },
+        .queue_bytes = 65536,
+        .max_bitrate = 6000000,
+    };
+    FFRTPCCStats st;
+    double loss, use, qd, target;
+
+    run(&sc, &st);
+    window(&sc, 20000000, 30000000, &loss, &use, &qd, &target);
+    printf("%s: last 10 s: loss %.2f %%, link use %.0f %%, queue delay %.1f ms, "
+           "target %.2f Mbit/s; %"PRIu64" overuses, %"PRIu64" decreases\n",
+           sc.name, loss * 100, use * 100, qd, target / 1e6, st.overuses, st.decreases);
+    CHECK(loss <= 0.01, "loss %.3f > 1 %%", loss);
+    CHECK(use >= 0.70, "link use %.2f < 70 %%", use);
+    CHECK(qd <= 60, "queue delay %.1f ms > 60", qd);
+    CHECK(st.overuses > 0, "the detector never saw overuse");
+}
+
+static void capacity_steps(void)
+{
+    Scenario sc = {
+        .name = "steps 6 -> 2 -> 5 Mbit/s",
+        .phases = { { 15000000, 6e6 }, { 30000000, 2e6 }, { 45000000, 5e6 } },
+        .queue_bytes = 65536,
+        .max_bitrate = 8000000,
+        .start_bitrate = 2000000,
+    };
+    FFRTPCCStats st;
+    double loss, use, qd, target;
+    int64_t under = -1, reached = -1;
+
+    run(&sc, &st);
+    /* after the drop at 15 s: queueing delay below 100 ms for good */
+    for (int b = 150; b < 300; b++) {
+        double d = bins[b].qdelay_n ? bins[b].qdelay_sum / bins[b].qdelay_n / 1000 : 0;
+        if (d >= 100)
+            under = -1;
+        else if (under < 0)
+            under = b;
+    }
+    /* after the rise at 30 s: 70 % of 5 Mbit/s delivered over 500 ms */
+    for (int b = 300; b < 445 && reached < 0; b++) {
+        int64_t bytes = 0;
+        for (int k = b; k < b + 5; k++)
+            bytes += bins[k].delivered_bytes;
+        if (bytes * 8 / 0.5 >= 0.7 * 5e6)
+            reached = b;
+    }
+    if (getenv("RTPCC_TRACE"))
+        for (int b = 0; b < 450; b += 5)
+            printf("  %4.1f s: target %.2f Mbit/s, delivered %.2f, queue %.1f ms, drops %"PRId64"\n",
+                   b / 10.0, bins[b].target_n ? bins[b].target_sum / bins[b].target_n / 1e6 : 0,
+                   bins[b].delivered_bytes * 8 / 0.1 / 1e6,
+                   bins[b].qdelay_n ? bins[b].qdelay_sum / bins[b].qdelay_n / 1000 : 0, bins[b].dropped);
+    window(&sc, 10000000, 15000000, &loss, &use, &qd, &target);
+    printf("%s: 6 Mbit/s phase use %.0f %%; back under 100 ms of queue %.1f s after "
+           "the drop; 70 %% of 5 Mbit/s %.1f s after the rise\n", sc.name, use * 100,
+           under < 0 ? -1 : (under - 150) / 10.0, reached < 0 ? -1 : (reached - 300) / 10.0);
+    CHECK(use >= 0.70, "6 Mbit/s phase: link use %.2f", use);
+    CHECK(under >= 0 && under - 150 <= 30, "not under 100 ms of queueing delay within 3 s of the drop");
+    CHECK(reached >= 0 && reached - 300 <= 100, "not at 70 %% of 5 Mbit/s within 10 s of the rise");
+}
+
+static void no_congestion(void)
+{
+    Scenario sc = {
+        .name = "20 Mbit/s link, asked for 6",
+        .phases = { { 20000000, 20e6 } },
+        .queue_bytes = 65536,
+        .max_bitrate = 6000000,
+        .start_bitrate = 6000000,
+    };
+    FFRTPCCStats st;
+
+    run(&sc, &st);
+    printf("%s: target %.2f Mbit/s, %"PRIu64" decreases\n", sc.name, st.target / 1e6, st.decreases);
+    CHECK(st.target == 6000000, "target %"PRId64" is not the maximum", st.target);
+    CHECK(st.decreases == 0, "%"PRIu64" decreases without congestion", st.decreases);
+}
+
+static void random_loss(double p, int expect_cut)
+{
+    Scenario sc = {
+        .name = "100 Mbit/s link with random loss",
+        .phases = { { 10000000, 100e6 } },
+        .queue_bytes = 1 << 20,
+        .random_loss = p,
+        .max_bitrate = 6000000,
+    };
+    FFRTPCCStats st;
+    double loss, use, qd, target;
+
+    run(&sc, &st);
+    window(&sc, 5000000, 10000000, &loss, &use, &qd, &target);
+    printf("%s %.0f %%: target over the last 5 s %.2f Mbit/s (loss-based %.2f)\n",
+           sc.name, p * 100, target / 1e6, st.loss_based / 1e6);
+    if (expect_cut)
+        CHECK(target < 0.5 * sc.max_bitrate, "%.0f %% loss: target %.0f not cut", p * 100, target);
+    else
+        CHECK(target > 0.95 * sc.max_bitrate, "%.0f %% loss: target %.0f cut", p * 100, target);
+}
+
+/* receivers without transport feedback: the RR's fraction lost */
+static void rr_fallback(void)
+{
+    FFRTPCCConfig cfg = { .min_bitrate = 200000, .max_bitrate = 4000000, .start_bitrate = 4000000 };
+    FFRTPCC *cc = ff_rtpcc_alloc(&cfg);
+    int64_t t = 0, low, high;
+
+    for (int i = 0; i < 10; i++, t += 1000000)
+        ff_rtpcc_loss_report(cc, 0.25, t);
+    low = ff_rtpcc_target(cc);
+    for (int i = 0; i < 30; i++, t += 1000000)
+        ff_rtpcc_loss_report(cc, 0, t);
+    high = ff_rtpcc_target(cc);
+    printf("RR fallback: 25 %% loss for 10 s: %.2f Mbit/s; then no loss for 30 s: %.2f Mbit/s\n",
+           low / 1e6, high / 1e6);
+    CHECK(low < 1500000 && low >= cfg.min_bitrate, "25 %% loss: target %"PRId64, low);
+    CHECK(high == cfg.max_bitrate, "no loss: target %"PRId64" did not recover", high);
+    ff_rtpcc_remb(cc, 1500000, t);
+    CHECK(ff_rtpcc_target(cc) == 1500000, "REMB does not cap the target");
+    ff_rtpcc_free(&cc);
+}
+
+int main(int argc, char **argv)
+{
+    constant_capacity();
+    capacity_steps();
+    no_congestion();
+    random_loss(0.01, 0);
+    random_loss(0.20, 1);
+    rr_fallback();
+    if (failures) {
+        printf("%d failures\n", failures);
+        return 1;
+    }
+    printf("all passed\n");
+    return 0;
+}
