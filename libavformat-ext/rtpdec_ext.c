@@ -247,9 +247,10 @@ int ff_rtpdec_ext_open(RTPDemuxContext *s, const FFRTPDecExtSdp *sdp,
         }
     }
     s->ext = e;
-    av_log(s->ic, AV_LOG_VERBOSE, "RTP stream PT %d: NACK %s, %s, RTX PT %d, reorder wait at most %"PRId64" ms\n",
+    av_log(s->ic, AV_LOG_VERBOSE, "RTP stream PT %d: NACK %s, %s, RTX PT %d, reorder wait at most %"PRId64" ms, "
+           "transport-cc feedback %s\n",
            s->payload_type, e->nack ? "on" : "off", e->pli ? "PLI" : e->fir ? "FIR" : "no keyframe requests",
-           e->rtx_pt, e->max_wait / 1000);
+           e->rtx_pt, e->max_wait / 1000, e->twcc_id ? "on" : "off");
     return 0;
 }
 
@@ -481,6 +482,7 @@ static void twcc_arrival(RTPDemuxContext *s, FFRTPDecExt *e, const uint8_t *buf,
             e->twcc_highest = e->twcc_next = seq;
             e->twcc_epoch   = now;
             e->twcc_due     = now + TWCC_INTERVAL;
+            e->next_due     = FFMIN(e->next_due, e->twcc_due);
         }
         v = e->twcc_highest + (int16_t)(seq - (uint16_t)e->twcc_highest);
         if (v < e->twcc_next - TWCC_RX / 2 || v >= e->twcc_next + TWCC_RX) {

@@ -112,6 +112,12 @@ static int start_feedback(AVFormatContext *s1)
         .max_bitrate     = e->max_bitrate ? e->max_bitrate : s1->streams[0]->codecpar->bit_rate,
     };
 
+    if (e->cc && !cfg.max_bitrate) {
+        cfg.max_bitrate = FF_RTPENC_CC_MAX_BITRATE;
+        av_log(s1, AV_LOG_VERBOSE, "cc: the stream's bit rate is not known; the target "
+               "starts at and stays below max_bitrate %d\n", FF_RTPENC_CC_MAX_BITRATE);
+    }
+
     ff_rtp_sender_set_report_info(e->sender, &sr);
     if (e->cc && cfg.max_bitrate < e->min_bitrate) {
         av_log(s1, AV_LOG_ERROR, "cc needs max_bitrate (or the stream's bit rate, e.g. -b:v) "

@@ -59,6 +59,8 @@ typedef struct FFRTPEncExt {
 #define FF_RTPENC_PACE_FACTOR    1.5
 #define FF_RTPENC_PACE_BURST     16384
 #define FF_RTPENC_PACE_MAX_DELAY 500000
+/* the congestion control's ceiling when neither max_bitrate nor the stream's bit rate is known */
+#define FF_RTPENC_CC_MAX_BITRATE 20000000
 
 #define FF_RTPENC_EXT_OPTS(ctx, field)                                                 \
     { "send_mode", "how RTP packets are handed to the kernel",                         \
@@ -126,7 +128,7 @@ typedef struct FFRTPEncExt {
     { "min_bitrate", "the congestion control's lowest target, in bit/s",              \
       offsetof(ctx, field.min_bitrate), AV_OPT_TYPE_INT64, { .i64 = 150000 }, 10000, INT32_MAX, \
       AV_OPT_FLAG_ENCODING_PARAM },                                                     \
-    { "max_bitrate", "the congestion control's highest target and start, in bit/s (0: the stream's bit rate, e.g. -b:v)", \
+    { "max_bitrate", "the congestion control's highest target and start, in bit/s (0: the stream's bit rate, e.g. -b:v, else 20 Mbit/s)", \
       offsetof(ctx, field.max_bitrate), AV_OPT_TYPE_INT64, { .i64 = 0 }, 0, INT32_MAX,  \
       AV_OPT_FLAG_ENCODING_PARAM }
 

@@ -274,14 +274,19 @@ static void retransmit(FFRTPFeedback *fb, uint16_t seq, int64_t now)
     if (fb->cfg.rtx_pt >= 0) {
         /* RFC 4588: own PT, SSRC and sequence, the original timestamp, and
          * the original sequence number before the payload */
+        const uint8_t *o = e->buf->data;
         uint8_t *p = fb->rtx_buf;
-        p[0] = e->buf->data[0];
-        p[1] = (e->buf->data[1] & 0x80) | fb->cfg.rtx_pt;
+        int hdr = 12;
+        /* the header extension (transport-wide sequence number) stays in
+         * the header, numbered anew by the sender; the OSN follows it */
+        if ((o[0] & 0x10) && e->size >= 16)
+            hdr = FFMIN(16 + 4 * AV_RB16(o + 14), e->size);
+        memcpy(p, o, hdr);
+        p[1] = (o[1] & 0x80) | fb->cfg.rtx_pt;
         AV_WB16(p + 2, fb->rtx_seq++);
-        memcpy(p + 4, e->buf->data + 4, 4);
         AV_WB32(p + 8, fb->cfg.rtx_ssrc);
-        AV_WB16(p + 12, seq);
-        memcpy(p + 14, e->buf->data + 12, e->size - 12);
+        AV_WB16(p + hdr, seq);
+        memcpy(p + hdr + 2, o + hdr, e->size - hdr);
         ret = ff_rtp_sender_send_now(fb->sender, p, len);
     } else {
         ret = ff_rtp_sender_send_now(fb->sender, e->buf->data, e->size);
@@ -666,7 +671,8 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
         goto fail;
     }
     fb->hist    = av_calloc(HIST_MAX_PACKETS, sizeof(*fb->hist));
-    fb->rtx_buf = av_malloc(cfg->packet_size + 2);
+    /* packet_size is the payload's limit: the extension comes on top */
+    fb->rtx_buf = av_malloc(cfg->packet_size + 2 + (cfg->cc ? FF_RTPCC_EXT_SIZE : 0));
     fb->pool    = lcv_rtcp_pool_alloc(4);
     if (!fb->hist || !fb->rtx_buf || !fb->pool) {
         ret = AVERROR(ENOMEM);

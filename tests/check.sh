@@ -177,6 +177,13 @@ for t in bottleneck resend bye wire; do
     sed -n 's/^  /    /p' "$log/rtp-pacing-$t.log"
 done
 
+echo "== congestion control (cc 1): the transport-cc extension on the wire, the receiver's feedback,"
+echo "   live 720p asked for 6 Mbit/s through 3 Mbit/s, -c copy unchanged (127.0.0.1)"
+for t in wire feedback constant copy; do
+    run "rtp-cc-$t" "$top/tests/rtp/cc.sh" "$build" "$t"
+    sed -n 's/^  /    /p' "$log/rtp-cc-$t.log"
+done
+
 echo "== loss recovery in FFmpeg's RTP receiver: 720p at 4 Mbit/s, 5 % loss on retransmissions too,"
 echo "   20 ms RTT; RTX; PLI from an unrepairable gap (127.0.0.1)"
 for t in link rtx pli; do

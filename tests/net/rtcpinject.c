@@ -283,8 +283,12 @@ int main(int argc, char **argv)
             seq = r[2] << 8 | r[3];
             if (waiting >= 0) {
                 uint32_t s = (uint32_t)r[8] << 24 | r[9] << 16 | r[10] << 8 | r[11];
-                int is_rtx = rtx_pt >= 0 && (r[1] & 0x7f) == rtx_pt && n >= 14;
-                if ((is_rtx && (r[12] << 8 | r[13]) == waiting) ||
+                /* the OSN follows the header: CSRCs and extension included */
+                int h = 12 + 4 * (r[0] & 0x0f);
+                if ((r[0] & 0x10) && n >= h + 4)
+                    h += 4 + 4 * (r[h + 2] << 8 | r[h + 3]);
+                int is_rtx = rtx_pt >= 0 && (r[1] & 0x7f) == rtx_pt && n >= h + 2;
+                if ((is_rtx && (r[h] << 8 | r[h + 1]) == waiting) ||
                     (!is_rtx && s == ssrc && seq == waiting)) {
                     lat[answered++] = now_us() - t_sent;
                     waiting = -1;

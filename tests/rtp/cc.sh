@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# Congestion control in the rtp muxer (option cc), all on 127.0.0.1.
+#   tests/rtp/cc.sh BUILD TEST
+# TEST:
+#   wire      with cc 1 the SDP announces the transport-wide-cc extension
+#             (a=extmap:1 <URI>), and tshark finds it on every RTP packet
+#             (profile 0xBEDE, id 1, 2 bytes) numbered one by one in order of
+#             departure; the retransmissions that NACKs ask for (plain and
+#             RFC 4588 RTX, tests/net/rtcpinject.c as the receiver) carry
+#             numbers of their own, and the RTX ones their OSN after it.
+#   feedback  our receiver, given that SDP, sends transport-cc feedback;
+#             tshark decodes it: together the reports cover every number the
+#             sender used, and the sender counted them (stats JSON).
+#   constant  live 720p25 libx264 asked for 6 Mbit/s (-maxrate 6M -bufsize
+#             1M) through a 3 Mbit/s bottleneck with a 64 KB drop-tail queue,
+#             20 ms round trip: with cc 1, over the last 6 s of 16, the queue
+#             drops at most 2 % of the datagrams and adds at most 100 ms on
+#             average, at least half the link is used, and the encoder was
+#             set below the link's rate (ffmpeg's verbose log); with cc 0 the
+#             same link drops more than 10 % (the test bites).
+#   copy      -c copy with cc 1 sends the clip's bytes unchanged (its payload
+#             octets differ from cc 0's only by the FU-A headers of the extra
+#             fragments), warns that nothing adapts, and reports a target.
+set -eu
+build=$1 what=$2
+. "$(dirname "$0")/lib.sh"
+SSRC=0x12345678
+URI=http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01
+
+# twcc_seqs PCAP PORT: "rtp_seq transport_seq pt" per RTP datagram to PORT, in arrival order
+twcc_seqs() {
+    tshark -r "$1" -d "udp.port==$2,rtp" -Y "udp.dstport == $2 && rtp" \
+        -T fields -e rtp.seq -e rtp.ext.profile -e rtp.ext.rfc5285.id -e rtp.ext.rfc5285.data -e rtp.p_type \
+        2>/dev/null | awk '{ if ($2 != "0xbede" && $2 != "0xBEDE" && $2 != "48862") { print "noext", $0; next }
+                             if ($3 != 1 || length($4) != 4) { print "badext", $0; next }
+                             print $1, $4, $5 }' |
+        while read -r a b c; do
+            case $a in noext|badext) echo "$a $b $c" ;; *) echo "$a $((16#$b)) $c" ;; esac
+        done
+}
+
+test_wire() {
+    local in; in=$(clip_720p)
+    for rtx in -1 97; do
+        local name=wire$rtx
+        ports
+        "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -cc 1 -rtx_pt "$rtx" \
+            -sdp_file "$work/$name.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
+        tr -d '\r' < "$work/$name.sdp" | grep -qx "a=extmap:1 $URI" || die "$name: no extmap in the SDP: $(cat "$work/$name.sdp")"
+        relay "$name" 0 1 0 11
+        "$tools/rtcpinject" nack "$p_recv" "$((p_relay + 1))" "$SSRC" 20 20000 ${rtx#-1} > "$work/$name.nack" &
+        local inj=$!
+        wait_udp "$p_recv"
+        timeout 60 "$ffmpeg" -nostdin -v error -re -t 2 -i "$in" -c copy -f rtp -ssrc "$SSRC" -cc 1 \
+            -rtx_pt "$rtx" -max_bitrate 8000000 "$(url)" > "$work/$name.send.log" 2>&1 ||
+            die "$name: sender failed: $(tail -3 "$work/$name.send.log")"
+        wait "$inj" || die "$name: NACKs unanswered: $(cat "$work/$name.nack")"
+        wait "$relay_pid" || true
+        twcc_seqs "$work/$name.pcap" "$p_relay" > "$work/$name.seqs"
+        grep -q "ext" "$work/$name.seqs" && die "$name: packets without the extension: $(grep ext "$work/$name.seqs" | head -3)"
+        local n resent gaps
+        n=$(wc -l < "$work/$name.seqs")
+        # in arrival order (one socket, localhost: the order of departure)
+        gaps=$(awk 'NR > 1 && $2 != (p + 1) % 65536 { g++ } { p = $2 } END { print g + 0 }' "$work/$name.seqs")
+        if [ "$rtx" = -1 ]; then
+            resent=$(awk '{ c[$1]++ } END { for (s in c) if (c[s] > 1) r += c[s] - 1; print r + 0 }' "$work/$name.seqs")
+        else
+            resent=$(awk -v pt="$rtx" '$3 == pt' "$work/$name.seqs" | wc -l)
+        fi
+        note "$name: $n RTP packets, $resent retransmissions, transport numbers out of step: $gaps; $(cat "$work/$name.nack")"
+        [ "$n" -gt 500 ] || die "$name: only $n packets captured"
+        [ "$resent" -ge 15 ] || die "$name: only $resent retransmissions captured"
+        [ "$gaps" = 0 ] || die "$name: $gaps transport numbers not one more than the previous packet's"
+    done
+}
+
+test_feedback() {
+    local in; in=$(clip_720p)
+    ports
+    relay fb 0 1 20 11
+    receive fb "$ffmpeg" "$in" -cc 1
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -i "$in" -c copy -f rtp -cc 1 -max_bitrate 8000000 \
+        -stats_file "$work/fb.json" -stats_interval 0 "$(url)" > "$work/fb.send.log" 2>&1 || die "sender failed"
+    wait "$recv_pid" || true
+    wait "$relay_pid" || true
+    local sent reports covered first
+    sent=$(twcc_seqs "$work/fb.pcap" "$p_relay" | wc -l)
+    # the receiver's RTCP, as the relay got it
+    tshark -r "$work/fb.pcap" -d "udp.port==$((p_relay + 1)),rtcp" \
+        -Y "udp.dstport == $((p_relay + 1)) && rtcp.rtpfb.fmt == 15" \
+        -T fields -e rtcp.rtpfb.transportcc.baseseq -e rtcp.rtpfb.transportcc.statuscount \
+        -e rtcp.rtpfb.transportcc.recv_delta 2>/dev/null > "$work/fb.twcc"
+    reports=$(wc -l < "$work/fb.twcc")
+    # the reports follow each other: each base is the last one's end
+    # and, the link losing nothing, every packet they cover has an arrival
+    # time (tshark decodes one receive delta per packet reported received)
+    covered=$(awk '{ split($1, b, ","); split($2, c, ","); d += split($3, x, ",");
+                     for (i in b) { if (n && b[i] != e % 65536) bad++; e = b[i] + c[i]; t += c[i]; n++ } }
+                   END { print t + 0, bad + 0, d + 0 }' "$work/fb.twcc")
+    set -- $covered
+    [ "$3" = "$1" ] || die "the reports have $3 arrival times for $1 packets, none lost"
+    local twcc_fb; twcc_fb=$(json "$work/fb.json" twcc_feedbacks)
+    note "$sent RTP packets sent; $reports transport-cc reports covering $1 packets, $2 not following on; the sender consumed $twcc_fb"
+    [ "$reports" -ge 40 ] || die "only $reports transport-cc reports in 4 s (one per 50 ms expected)"
+    [ "$2" = 0 ] || die "$2 reports do not start where the last one ended"
+    [ "$1" -ge $((sent - 5)) ] && [ "$1" -le "$sent" ] || die "the reports cover $1 packets of $sent sent"
+    [ "${twcc_fb:-0}" -ge $((reports - 2)) ] || die "the sender consumed ${twcc_fb:-0} of $reports reports"
+}
+
+# live NAME CC: 16 s of live 720p25 through the 3 Mbit/s link; sets
+# drops (%), qdelay (ms), target (kbit/s) over the last 6 s
+live() {
+    local name=$1 cc=$2
+    local src="testsrc2=s=1280x720:r=25,noise=alls=12:allf=t"
+    local enc=(-c:v libx264 -preset veryfast -tune zerolatency -b:v 6M -maxrate 6M -bufsize 1M
+               -g 50 -bf 0 -pix_fmt yuv420p)
+    ports
+    "$ffmpeg" -nostdin -v error -f lavfi -i "$src" "${enc[@]}" -frames:v 1 -f rtp -cc "$cc" \
+        -sdp_file "$work/$name.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
+    relay "$name" 0 1 20 11 0 3000 65536
+    timeout 60 "$ffmpeg" -nostdin -v error -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
+        -i "$work/$name.sdp" -f null - 2> "$work/$name.recv.log" &
+    recv_pid=$!
+    wait_udp "$p_recv"
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "$src" -t 16 "${enc[@]}" -f rtp -cc "$cc" \
+        -stats_file "$work/$name.json" -stats_interval 0 "$(url)" > "$work/$name.send.log" 2>&1 ||
+        die "$name: sender failed"
+    wait "$recv_pid" || true
+    wait "$relay_pid" || true
+    [ -s "$work/$name.pcap.series" ] || die "$name: the relay wrote no series"
+    set -- $(awk '$1 >= 10 && $1 < 16 { o += $2; q += $3; d += $4; n++ }
+                  END { printf "%d %.1f %d\n", o / (n ? n : 1), q / (n ? n : 1), d }' "$work/$name.pcap.series")
+    out=$1 qdelay=$2
+    local dgrams; dgrams=$(awk '$1 >= 10 && $1 < 16 { b += $2 } END { printf "%d", b * 100 / 8 / 1228 }' "$work/$name.pcap.series")
+    drops=$(awk -v d="$3" -v n="$dgrams" 'BEGIN { printf "%.2f", 100 * d / (n + d > 0 ? n + d : 1) }')
+    # the lowest bit rate the encoder was set to (kbit/s), 0: never changed
+    target=$(sed -n 's/.*Bit rate [0-9]* -> \([0-9]*\) bit.s (RTP congestion control).*/\1/p' \
+             "$work/$name.send.log" | sort -n | head -n 1)
+    target=$(( ${target:-0} / 1000 ))
+}
+
+test_constant() {
+    live cc1 1
+    note "cc 1: last 6 s: $out kbit/s through the link, queue delay $qdelay ms, $drops % dropped in the queue;" \
+         "the encoder set down to $target kbit/s at the lowest"
+    awk -v d="$drops" 'BEGIN { exit !(d <= 2) }' || die "cc 1: $drops % dropped in the queue (2 % allowed)"
+    awk -v q="$qdelay" 'BEGIN { exit !(q <= 100) }' || die "cc 1: the queue added $qdelay ms on average"
+    [ "$target" -gt 0 ] && [ "$target" -lt 3000 ] || die "cc 1: the encoder was never set below the link's 3000 kbit/s (lowest: $target)"
+    [ "$out" -ge 1500 ] || die "cc 1: only $out kbit/s through a 3 Mbit/s link"
+    live cc0 0
+    note "cc 0: last 6 s: $out kbit/s through the link, queue delay $qdelay ms, $drops % dropped in the queue"
+    awk -v d="$drops" 'BEGIN { exit !(d > 10) }' || die "cc 0 dropped only $drops %: the link does not bite"
+}
+
+test_copy() {
+    local in; in=$(clip_720p)
+    for cc in 0 1; do
+        local p; p=$(port)
+        timeout 60 "$ffmpeg" -nostdin -v warning -re -i "$in" -c copy -f rtp -cc "$cc" -max_bitrate 2000000 \
+            -stats_file "$work/copy$cc.json" -stats_interval 0 "rtp://127.0.0.1:$p?pkt_size=1200" \
+            > "$work/copy$cc.log" 2>&1 || die "copy cc $cc: sender failed"
+    done
+    local o0 o1 n0 n1 t1
+    o0=$(json "$work/copy0.json" octets) o1=$(json "$work/copy1.json" octets)
+    n0=$(json "$work/copy0.json" packets) n1=$(json "$work/copy1.json" packets)
+    t1=$(json "$work/copy1.json" target_bitrate)
+    note "-c copy: $n0 packets, $o0 payload octets (cc 0); $n1 packets, $o1 payload octets (cc 1);" \
+         "cc 1 reports a target of $t1 bit/s"
+    # the same H.264 stream cut into payloads 8 bytes shorter (the
+    # extension's room): each extra FU-A fragment costs its 2-byte header,
+    # nothing else may differ
+    [ -n "$o0" ] && [ -n "$o1" ] && [ $((o1 - o0)) = $((2 * (n1 - n0))) ] ||
+        die "-c copy with cc 1 sent $o1 payload octets in $n1 packets, cc 0 $o0 in $n0"
+    [ -n "$t1" ] && [ "$t1" -gt 0 ] || die "-c copy with cc 1 reports no target"
+    grep -q "the target is only reported" "$work/copy1.log" || die "-c copy with cc 1: no warning that nothing adapts"
+}
+
+case $what in
+wire)     test_wire ;;
+feedback) test_feedback ;;
+constant) test_constant ;;
+copy)     test_copy ;;
+*)        die "unknown test $what" ;;
+esac
+echo "PASS: cc $what"
