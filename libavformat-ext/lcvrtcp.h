@@ -700,7 +700,7 @@ typedef struct LCVRTPSenderStats {
     int nb_receivers;
     LCVRTPReceiverStats receivers[LCV_RTP_MAX_RECEIVERS];
     /* congestion control (muxer option cc; all 0 without it) */
-    int64_t  target_bitrate;    ///< bit/s the encoder should produce now
+    int64_t  target_bitrate;    ///< bit/s the encoder should produce now (the estimate less the retransmissions)
     int64_t  acked_bitrate;     ///< bit/s the receiver got, from transport feedback; 0: unknown
     int      cc_state;          ///< the rate controller: 0 hold, 1 increase, 2 decrease
     double   cc_delay_trend;    ///< the delay detector's modified trend (ms; > threshold: overuse)

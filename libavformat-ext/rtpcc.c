@@ -30,9 +30,11 @@
  *   is the trend. Above an adaptive threshold for more than 10 ms the link
  *   is overused, below its negative underused.
  * - AIMD: overuse sets the rate to 0.85 x what the receiver got over the last
- *   500 ms; normal use increases it by 8 % a second, or by about one packet
+ *   500 ms; normal use increases it by 12 % a second (GCC: 8 %: too slow to take
+ *   a link that grew within 10 s), or by about one packet
  *   per response time (RTT + 100 ms) once near the rate of the last
- *   decreases (the link estimate); underuse holds. Never above
+ *   decreases (the link estimate, forgotten 2 s after the last decrease:
+ *   the link may have grown); underuse holds. Never above
  *   1.5 x what was acknowledged, plus 10 kbit/s.
  * - Loss: over at least 20 packets and 100 ms, more than 10 % lost cuts
  *   the loss-based rate by half the fraction lost (at most once per RTT +
@@ -62,6 +64,7 @@
 #define THRESH_MAX      600.0
 #define THRESH_INIT     12.5
 #define BETA            0.85
+#define MULT_INCREASE   1.12        ///< per second, far from the link estimate (GCC: 1.08)
 #define ACK_WINDOW      500000      ///< µs of arrival time for the acknowledged rate
 #define ACK_SLOTS       4096
 #define LOSS_MIN_PKTS   20
@@ -69,6 +72,7 @@
 #define LOSS_LOW        0.02
 #define LOSS_HIGH       0.10
 #define DEFAULT_RTT     100000
+#define LINK_STALE      2000000     ///< µs without a decrease: the link estimate is forgotten
 
 typedef struct Group {
     int64_t first_send, last_send;
@@ -347,8 +351,10 @@ static void aimd(FFRTPCC *cc, int64_t now)
             cc->state = FF_RTPCC_INCREASE;
         break;
     }
-    /* the acked rate well above the link estimate: the link grew, forget it */
-    if (cc->link_avg >= 0 && acked_kbps > cc->link_avg + 3 * sqrt(cc->link_var * cc->link_avg))
+    /* the acked rate well above the link estimate: the link grew, forget
+     * it; also when nothing confirmed it for LINK_STALE while increasing */
+    if (cc->link_avg >= 0 && (acked_kbps > cc->link_avg + 3 * sqrt(cc->link_var * cc->link_avg) ||
+                              (cc->state == FF_RTPCC_INCREASE && now - cc->last_decrease > LINK_STALE)))
         cc->link_avg = -1;
 
     switch (cc->state) {
@@ -359,7 +365,7 @@ static void aimd(FFRTPCC *cc, int64_t now)
             double response = (cc->rtt + 100000) / 1e6;
             cc->rate += FFMAX(1000.0, 1200 * 8 / response) * dt;
         } else {
-            cc->rate *= pow(1.08, dt);
+            cc->rate *= pow(MULT_INCREASE, dt);
         }
         if (cc->acked > 0)
             cc->rate = FFMIN(cc->rate, 1.5 * cc->acked + 10000);

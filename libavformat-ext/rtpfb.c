@@ -44,6 +44,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -125,7 +126,10 @@ struct FFRTPFeedback {
     FFRTPCC *cc;                    ///< NULL without congestion control
     FFRTPCCPacket *cc_pkts;
     int twcc_seen;                  ///< a receiver sends transport feedback
-    atomic_int_least64_t target;    ///< bit/s, for the encoder's thread
+    atomic_int_least64_t target;    ///< bit/s, for the encoder's thread: the
+                                    ///< controller's less the retransmissions
+    double rtx_ewma;                ///< bytes retransmitted, about the last second's
+    int64_t rtx_ewma_time;
 };
 
 #if CONFIG_NETWORK
@@ -294,6 +298,12 @@ static void retransmit(FFRTPFeedback *fb, uint16_t seq, int64_t now)
     if (ret >= 0) {
         fb->st.retransmitted++;
         fb->st.retransmitted_octets += len;
+        if (fb->cc) {
+            /* bytes resent, decaying with a 1 s time constant: about the
+             * last second's worth */
+            fb->rtx_ewma = fb->rtx_ewma * exp(-(now - fb->rtx_ewma_time) / 1e6) + len;
+            fb->rtx_ewma_time = now;
+        }
     }
 }
 
@@ -307,6 +317,12 @@ static void log_malformed(FFRTPFeedback *fb, const LCVRTCPContext *ctx, int64_t 
            ctx->error ? ctx->error : "?", ctx->error_offset, fb->st.rtcp_malformed);
 }
 
+/** Bytes per second retransmitted lately. Under lock. */
+static double rtx_rate(const FFRTPFeedback *fb, int64_t now)
+{
+    return fb->rtx_ewma_time ? fb->rtx_ewma * exp(-(now - fb->rtx_ewma_time) / 1e6) : 0;
+}
+
 /** Feed the controller, and pass its target on. Under lock. */
 static void cc_update(FFRTPFeedback *fb, int nb, double rr_loss, int64_t now)
 {
@@ -317,10 +333,11 @@ static void cc_update(FFRTPFeedback *fb, int nb, double rr_loss, int64_t now)
     else if (nb == 0)
         ff_rtpcc_loss_report(fb->cc, rr_loss, now);
     target = ff_rtpcc_target(fb->cc);
-    if (target != atomic_load(&fb->target)) {
-        atomic_store(&fb->target, target);
-        ff_rtp_sender_set_bit_rate(fb->sender, target);
-    }
+    /* the pacer carries the whole target; the encoder gets what the
+     * retransmissions leave of it (they fill the same link) */
+    ff_rtp_sender_set_bit_rate(fb->sender, target);
+    target = FFMAX(target - llrint(8 * rtx_rate(fb, now)), fb->cfg.min_bitrate);
+    atomic_store(&fb->target, target);
 }
 
 /** A transport-cc report: each packet's send time from the sender's log. */
@@ -572,12 +589,13 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
                  final ? "true" : "false");
     if (fb->cc && n < sizeof(line))
         n += snprintf(line + n, sizeof(line) - n,
-                      "\"target_bitrate\":%"PRId64",\"delay_based_bitrate\":%"PRId64","
+                      "\"target_bitrate\":%"PRId64",\"encoder_bitrate\":%"PRId64","
+                      "\"delay_based_bitrate\":%"PRId64","
                       "\"loss_based_bitrate\":%"PRId64",\"acked_bitrate\":%"PRId64","
                       "\"cc_state\":\"%s\",\"delay_trend_ms\":%.3f,\"delay_threshold_ms\":%.3f,"
                       "\"cc_loss\":%.4f,\"twcc_feedbacks\":%"PRIu64",\"cc_overuses\":%"PRIu64","
                       "\"cc_decreases\":%"PRIu64",",
-                      cs.target, cs.delay_based, cs.loss_based, cs.acked, ff_rtpcc_state_name(cs.state),
+                      cs.target, (int64_t)atomic_load(&fb->target), cs.delay_based, cs.loss_based, cs.acked, ff_rtpcc_state_name(cs.state),
                       cs.trend, cs.threshold, cs.loss, cs.feedbacks, cs.overuses, cs.decreases);
     if (n < sizeof(line))
         n += snprintf(line + n, sizeof(line) - n, "\"receivers\":[");
@@ -750,7 +768,7 @@ void ff_rtpfb_get_stats(FFRTPFeedback *fb, LCVRTPSenderStats *st)
     if (fb->cc) {
         FFRTPCCStats cs;
         ff_rtpcc_get_stats(fb->cc, &cs);
-        st->target_bitrate = cs.target;
+        st->target_bitrate = atomic_load(&fb->target);
         st->acked_bitrate  = cs.acked;
         st->cc_state       = cs.state;
         st->cc_delay_trend = cs.trend;

@@ -48,7 +48,15 @@
  *       last one from then on. With a bottleneck, OUT.pcap.series gets one
  *       line per 100 ms from that first datagram: seconds, kbit/s that
  *       left the link, mean queueing delay (ms) of the datagrams that
- *       arrived, datagrams dropped at the queue, the link's kbit/s.
+ *       arrived, datagrams dropped at the queue, the link's kbit/s,
+ *       datagrams the queue took; a first line "# first_us T" gives that
+ *       first datagram's arrival (µs of the monotonic clock, as FFmpeg's
+ *       av_gettime_relative() and the stats_file's time_us).
+ *       With the environment variable RTPCAP_LINK naming a file made by
+ *       "rtpcap link-init FILE", relays in several processes share one
+ *       bottleneck (its schedule counts from the first datagram of any).
+ *   rtpcap link-init FILE
+ *       Makes FILE for RTPCAP_LINK: an empty shared link.
  *   rtpcap times IN.pcap PORT
  *       One line per RTP datagram sent to PORT: its arrival time (µs of
  *       the realtime clock, the kernel's stamp), sequence number, RTP
@@ -65,7 +73,6 @@
  */
 
 #define _GNU_SOURCE
-#include <inttypes.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -75,7 +82,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
@@ -427,7 +437,14 @@ static int enqueue(int fd, const struct sockaddr_in *to, const uint8_t *buf, int
 #define MAX_PHASES  8
 #define SERIES_BINS 6000        /* 10 minutes of 100 ms */
 
+/* a bottleneck shared by relays in several processes (rtpcap link-init) */
+typedef struct SharedLink {
+    pthread_mutex_t lock;
+    int64_t link_free, first;
+} SharedLink;
+
 typedef struct Link {
+    SharedLink *sh;
     double rate[MAX_PHASES];    /* bytes/s */
     int64_t until[MAX_PHASES];  /* µs from the first datagram; the last: forever */
     int nb;
@@ -495,10 +512,20 @@ static int64_t link_pass(Link *l, long queue, int64_t *link_free, int64_t arrive
 
     if (!l->nb)
         return arrived;
-    if (!l->first)
-        l->first = arrived;
-    rate = link_rate(l, arrived);
-    out  = bottleneck(rate, queue, link_free, arrived, n);
+    if (l->sh) {
+        pthread_mutex_lock(&l->sh->lock);
+        if (!l->sh->first)
+            l->sh->first = arrived;
+        l->first = l->sh->first;
+        rate = link_rate(l, arrived);
+        out  = bottleneck(rate, queue, &l->sh->link_free, arrived, n);
+        pthread_mutex_unlock(&l->sh->lock);
+    } else {
+        if (!l->first)
+            l->first = arrived;
+        rate = link_rate(l, arrived);
+        out  = bottleneck(rate, queue, link_free, arrived, n);
+    }
     b    = (arrived - l->first) / 100000;
     if (b < 0 || b >= SERIES_BINS)
         return out;
@@ -528,10 +555,11 @@ static void link_series(const Link *l, const char *pcap)
     for (int b = 0; b < SERIES_BINS; b++)
         if (l->out_bytes[b] || l->qdelay_n[b] || l->qdrops[b])
             last = b;
+    fprintf(f, "# first_us %"PRId64"\n", l->first);
     for (int b = 0; b <= last; b++)
-        fprintf(f, "%.1f %.0f %.2f %"PRId64" %.0f\n", b / 10.0, l->out_bytes[b] * 8 / 0.1 / 1000,
+        fprintf(f, "%.1f %.0f %.2f %"PRId64" %.0f %"PRId64"\n", b / 10.0, l->out_bytes[b] * 8 / 0.1 / 1000,
                 l->qdelay_n[b] ? l->qdelay_sum[b] / 1000.0 / l->qdelay_n[b] : 0, l->qdrops[b],
-                link_rate(l, l->first + b * 100000) * 8 / 1000);
+                link_rate(l, l->first + b * 100000) * 8 / 1000, l->qdelay_n[b]);
     fclose(f);
 }
 
@@ -565,6 +593,15 @@ static int relay(int argc, char **argv)
         link.qdrops     = calloc(SERIES_BINS, sizeof(int64_t));
         if (!link.out_bytes || !link.qdelay_sum || !link.qdelay_n || !link.qdrops)
             return 1;
+        if (getenv("RTPCAP_LINK")) {
+            int fd = open(getenv("RTPCAP_LINK"), O_RDWR);
+            if (fd < 0 || (link.sh = mmap(NULL, sizeof(SharedLink), PROT_READ | PROT_WRITE,
+                                          MAP_SHARED, fd, 0)) == MAP_FAILED) {
+                perror("rtpcap: RTPCAP_LINK");
+                return 1;
+            }
+            close(fd);
+        }
     }
     seed = strtoull(argv[4], NULL, 0);
     if (burst < 1)
@@ -807,8 +844,31 @@ static int stamp(void)
     return 0;
 }
 
+/* rtpcap link-init PATH: the file RTPCAP_LINK names */
+static int link_init(const char *path)
+{
+    SharedLink *sh;
+    pthread_mutexattr_t a;
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+    if (fd < 0 || ftruncate(fd, sizeof(*sh)) < 0 ||
+        (sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
+        perror("rtpcap: link-init");
+        return 1;
+    }
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+    pthread_mutex_init(&sh->lock, &a);
+    sh->link_free = sh->first = 0;
+    munmap(sh, sizeof(*sh));
+    close(fd);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 3 && !strcmp(argv[1], "link-init"))
+        return link_init(argv[2]);
     if (argc >= 8 && !strcmp(argv[1], "capture"))
         return capture(argc, argv);
     if (argc >= 13 && !strcmp(argv[1], "relay"))

@@ -11,6 +11,9 @@
 #   feedback  our receiver, given that SDP, sends transport-cc feedback;
 #             tshark decodes it: together the reports cover every number the
 #             sender used, and the sender counted them (stats JSON).
+#   gst-feedback  GStreamer 1.22's rtpbin, its caps carrying the extmap, sends
+#             transport-cc feedback too (tshark counts it), the sender
+#             consumes it, and its acknowledged rate is the clip's within 30 %.
 #   constant  live 720p25 libx264 asked for 6 Mbit/s (-maxrate 6M -bufsize
 #             1M) through a 3 Mbit/s bottleneck with a 64 KB drop-tail queue,
 #             20 ms round trip: with cc 1, over the last 6 s of 16, the queue
@@ -107,6 +110,39 @@ test_feedback() {
     [ "${twcc_fb:-0}" -ge $((reports - 2)) ] || die "the sender consumed ${twcc_fb:-0} of $reports reports"
 }
 
+# GStreamer's rtpbin as the receiver: caps with extmap-1 (the SDP's
+# a=extmap) make its session send transport-cc feedback
+test_gst_feedback() {
+    local in kbit; in=$(clip_720p)
+    kbit=$(( $(stat -c %s "$in") * 8 / 4 / 1000 ))
+    ports
+    relay gst 0 1 20 11
+    timeout 30 gst-launch-1.0 -q -e rtpbin name=rb rtp-profile=avpf latency=200 \
+        udpsrc port="$p_recv" caps="application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96,extmap-1=(string)$URI,rtcp-fb-nack-pli=(boolean)true" \
+        ! rb.recv_rtp_sink_0 udpsrc port="$((p_recv + 1))" ! rb.recv_rtcp_sink_0 \
+        rb. ! rtph264depay ! fakesink \
+        rb.send_rtcp_src_0 ! udpsink host=127.0.0.1 port="$((p_relay + 1))" sync=false async=false \
+        > "$work/gst.log" 2>&1 &
+    local gst=$!
+    wait_udp "$p_recv"
+    timeout 60 "$ffmpeg" -nostdin -v error -re -i "$in" -c copy -f rtp -cc 1 -max_bitrate 8000000 \
+        -stats_file "$work/gst.json" -stats_interval 0 "$(url)" > "$work/gst.send.log" 2>&1 || die "sender failed"
+    kill -INT "$gst" 2>/dev/null || true
+    wait "$gst" || true
+    wait "$relay_pid" || true
+    local reports consumed acked
+    reports=$(tshark -r "$work/gst.pcap" -d "udp.port==$((p_relay + 1)),rtcp" \
+              -Y "udp.dstport == $((p_relay + 1)) && rtcp.rtpfb.fmt == 15" 2>/dev/null | wc -l)
+    consumed=$(json "$work/gst.json" twcc_feedbacks)
+    acked=$(( $(json "$work/gst.json" acked_bitrate) / 1000 ))
+    note "GStreamer sent $reports transport-cc reports (tshark); the sender consumed ${consumed:-0};" \
+         "acknowledged rate $acked kbit/s for a $kbit kbit/s clip"
+    [ "$reports" -ge 40 ] || die "GStreamer sent only $reports transport-cc reports: $(head -c 500 "$work/gst.log")"
+    [ "${consumed:-0}" -ge $((reports - 2)) ] || die "the sender consumed ${consumed:-0} of $reports"
+    [ $((acked * 10)) -ge $((kbit * 7)) ] && [ $((acked * 10)) -le $((kbit * 13)) ] ||
+        die "acknowledged rate $acked kbit/s: not within 30 % of the clip's $kbit"
+}
+
 # live NAME CC: 16 s of live 720p25 through the 3 Mbit/s link; sets
 # drops (%), qdelay (ms), target (kbit/s) over the last 6 s
 live() {
@@ -128,11 +164,10 @@ live() {
     wait "$recv_pid" || true
     wait "$relay_pid" || true
     [ -s "$work/$name.pcap.series" ] || die "$name: the relay wrote no series"
-    set -- $(awk '$1 >= 10 && $1 < 16 { o += $2; q += $3; d += $4; n++ }
-                  END { printf "%d %.1f %d\n", o / (n ? n : 1), q / (n ? n : 1), d }' "$work/$name.pcap.series")
-    out=$1 qdelay=$2
-    local dgrams; dgrams=$(awk '$1 >= 10 && $1 < 16 { b += $2 } END { printf "%d", b * 100 / 8 / 1228 }' "$work/$name.pcap.series")
-    drops=$(awk -v d="$3" -v n="$dgrams" 'BEGIN { printf "%.2f", 100 * d / (n + d > 0 ? n + d : 1) }')
+    set -- $(awk '!/^#/ && $1 >= 10 && $1 < 16 { o += $2; q += $3 * $6; d += $4; k += $6; n++ }
+                  END { printf "%d %.1f %.2f\n", o / (n ? n : 1), q / (k ? k : 1), 100 * d / (d + k ? d + k : 1) }' \
+             "$work/$name.pcap.series")
+    out=$1 qdelay=$2 drops=$3
     # the lowest bit rate the encoder was set to (kbit/s), 0: never changed
     target=$(sed -n 's/.*Bit rate [0-9]* -> \([0-9]*\) bit.s (RTP congestion control).*/\1/p' \
              "$work/$name.send.log" | sort -n | head -n 1)
@@ -178,6 +213,7 @@ test_copy() {
 case $what in
 wire)     test_wire ;;
 feedback) test_feedback ;;
+gst-feedback) test_gst_feedback ;;
 constant) test_constant ;;
 copy)     test_copy ;;
 *)        die "unknown test $what" ;;

@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# Congestion control (issue "congestion control"): live encoding through
+# the relay's bottleneck (tests/net/rtpcap.c relay: drop-tail queue of
+# 64 KB, 20 ms towards the receiver, i.e. 10 ms each way as the RTT goes).
+# The sender encodes testsrc2 with temporal noise, libx264 veryfast
+# zerolatency, GOP 50, -b:v/-maxrate the asked-for rate, -bufsize a sixth
+# of it, and sends it with -f rtp (ours: -cc 1, defaults otherwise; cc 0 and
+# stock FFmpeg 7.1 as peers, the same command without -cc). The receiver
+# is this project's ffmpeg (decoding, sdp_flags rtcp_to_source) unless
+# said otherwise. Everything about the link comes from the relay's series
+# (tests/net/rtpcap.c): kbit/s that left the link, queueing delay, drops.
+#   constant  3 Mbit/s, 720p25 asked for 6 Mbit/s, 30 s; over the last
+#             10 s: datagrams lost in the queue, link use, mean queueing
+#             delay, the receiver's decode errors. Also GStreamer 1.22's
+#             rtpbin as the receiver (its caps carry the extmap).
+#   steps     6 -> 2 -> 5 Mbit/s, 15 s each, 720p25 asked for 8 Mbit/s:
+#             after the drop, when the queueing delay (1 s average) is under
+#             100 ms for good; after the rise, when 70 % of 5 Mbit/s goes through (1 s
+#             average). Draws build/bench/cc/steps.png (gnuplot): the
+#             target, the rate through the link, the link, the delay.
+#   share     two senders (640x360 asked for 4 Mbit/s each) through one
+#             4 Mbit/s link (RTPCAP_LINK): each one's share of what went
+#             through over the last 10 s.
+#   tests/bench/rtp_cc.sh BUILD [constant|steps|share]
+set -eu
+build=$1 only=${2:-}
+. "$(dirname "$0")/../rtp/lib.sh"
+out=$build/bench/cc
+mkdir -p "$out"
+URI=http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01
+
+# enc W H KBIT: the encoder's options
+enc() {
+    echo "-c:v libx264 -preset veryfast -tune zerolatency -b:v $3k -maxrate $3k -bufsize $(($3 / 6))k" \
+         "-g 50 -bf 0 -pix_fmt yuv420p"
+}
+src() { echo "testsrc2=s=$1x$2:r=25,noise=alls=12:allf=t"; }
+
+# live NAME BIN RECV LINK DUR W H KBIT [SENDER OPTIONS...]: one run; RECV is
+# ffmpeg or gst; the relay's series in $out/NAME.series, the sender's
+# stats in $out/NAME.json (ours), decode errors in errors
+live() {
+    local name=$1 bin=$2 recv=$3 link=$4 dur=$5 w=$6 h=$7 kbit=$8; shift 8
+    ports
+    "$bin" -nostdin -v error -f lavfi -i "$(src "$w" "$h")" $(enc "$w" "$h" "$kbit") -frames:v 1 \
+        -f rtp "$@" -sdp_file "$work/$name.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
+    relay "$name" 0 1 20 11 0 "$link" 65536
+    if [ "$recv" = gst ]; then
+        timeout $((dur + 20)) gst-launch-1.0 -q -e rtpbin name=rb rtp-profile=avpf latency=200 \
+            udpsrc port="$p_recv" caps="application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96,extmap-1=(string)$URI,rtcp-fb-nack-pli=(boolean)true" \
+            ! rb.recv_rtp_sink_0 udpsrc port="$((p_recv + 1))" ! rb.recv_rtcp_sink_0 \
+            rb. ! rtph264depay ! fakesink \
+            rb.send_rtcp_src_0 ! udpsink host=127.0.0.1 port="$((p_relay + 1))" sync=false async=false \
+            > "$work/$name.recv.log" 2>&1 &
+    else
+        timeout $((dur + 20)) "$ffmpeg" -nostdin -v error -protocol_whitelist file,udp,rtp \
+            -sdp_flags rtcp_to_source -i "$work/$name.sdp" -f null - 2> "$work/$name.recv.log" &
+    fi
+    recv_pid=$!
+    wait_udp "$p_recv"
+    local stats=()
+    [ "$bin" = "$ffmpeg" ] && stats=(-stats_file "$out/$name.json" -stats_interval 0.5)
+    rm -f "$out/$name.json"
+    timeout $((dur + 30)) "$bin" -nostdin -v verbose -re -f lavfi -i "$(src "$w" "$h")" -t "$dur" \
+        $(enc "$w" "$h" "$kbit") -f rtp "$@" "${stats[@]}" "$(url)" > "$work/$name.send.log" 2>&1 || true
+    [ "$recv" = gst ] && kill -INT "$recv_pid" 2>/dev/null
+    wait "$recv_pid" || true
+    wait "$relay_pid" || true
+    cp "$work/$name.pcap.series" "$out/$name.series"
+    errors=$(grep -ciE "error|concealing|corrupt" "$work/$name.recv.log" || true)
+}
+
+# window NAME FROM TO: "kbit/s_through loss_% qdelay_ms" over [FROM, TO) s
+window() {
+    awk -v a="$2" -v b="$3" '!/^#/ && $1 >= a && $1 < b { o += $2; q += $3 * $6; d += $4; k += $6; n++ }
+        END { printf "%d %.2f %.1f\n", o / (n ? n : 1), 100 * d / (d + k ? d + k : 1), q / (k ? k : 1) }' \
+        "$out/$1.series"
+}
+
+constant() {
+    echo "== constant 3 Mbit/s, 64 KB queue, 20 ms RTT, 720p25 asked for 6 Mbit/s, 30 s (last 10 s)"
+    echo "| sender | receiver | through the link | link used | lost in the queue | mean queueing delay | decode errors (whole run) |"
+    echo "|---|---|--:|--:|--:|--:|--:|"
+    local row
+    for row in "ours-cc:$ffmpeg:ffmpeg:-cc 1" "ours-nocc:$ffmpeg:ffmpeg:-cc 0" "stock:$stock:ffmpeg:" \
+               "ours-cc-gst:$ffmpeg:gst:-cc 1"; do
+        IFS=: read -r name bin recv opts <<< "$row"
+        live "$name" "$bin" "$recv" 3000 30 1280 720 6000 $opts
+        set -- $(window "$name" 20 30)
+        local who=ours; [ "$bin" = "$stock" ] && who=stock
+        printf "| %s %s | %s | %s kbit/s | %d %% | %s %% | %s ms | %s |\n" "$who" "${opts:-}" \
+            "$( [ "$recv" = gst ] && echo "GStreamer rtpbin" || echo "ours" )" "$1" $(($1 * 100 / 3000)) "$2" "$3" \
+            "$( [ "$recv" = gst ] && echo "-" || echo "$errors" )"
+    done
+}
+
+steps() {
+    echo "== capacity steps 6 -> 2 -> 5 Mbit/s, 15 s each, 64 KB queue, 20 ms RTT, 720p25 asked for 8 Mbit/s"
+    echo "| sender | 6 Mbit/s phase (5-15 s) | after the drop: under 100 ms of delay (1 s average) for good | after the rise: 70 % of 5 Mbit/s | lost in the queue (whole run) |"
+    echo "|---|--:|--:|--:|--:|"
+    local row
+    for row in "steps-ours:$ffmpeg:-cc 1" "steps-stock:$stock:"; do
+        IFS=: read -r name bin opts <<< "$row"
+        live "$name" "$bin" ffmpeg "6000:15,2000:15,5000" 45 1280 720 8000 $opts
+        local back rise first
+        # queueing delay averaged over 1 s (a keyframe alone spends more
+        # than 100 ms in a 2 Mbit/s link)
+        back=$(awk '!/^#/ { i = int($1 * 10 + 0.5); q[i] = $3 * $6; k[i] = $6 }
+                    END { for (i = 159; i < 300; i++) { s = n = 0; for (j = i - 9; j <= i; j++) { s += q[j]; n += k[j] }
+                          if (n && s / n >= 100) t = (i + 1) / 10 }
+                          printf "%.1f", t ? t - 15 : 0 }' "$out/$name.series")
+        rise=$(awk '!/^#/ { r[int($1 * 10 + 0.5)] = $2 }
+                    END { for (i = 300; i < 450; i++) { s = 0; for (j = i - 9; j <= i; j++) s += r[j]
+                          if (s / 10 >= 3500) { printf "%.1f", (i + 1) / 10 - 30; exit } } print "never" }' "$out/$name.series")
+        set -- $(window "$name" 5 15)
+        first=$1
+        set -- $(window "$name" 0 45)
+        printf "| %s %s | %s kbit/s | %s s | %s s | %s %% |\n" "$( [ "$bin" = "$stock" ] && echo stock || echo ours )" \
+            "$opts" "$first" "$back" "$rise" "$2"
+    done
+    plot steps-ours "$out/steps.png"
+    echo "(graph: $out/steps.png)"
+}
+
+# plot NAME PNG: target (from the stats, aligned by the monotonic clock), rate
+# through the link, the link, queueing delay
+plot() {
+    command -v gnuplot > /dev/null || { echo "(no gnuplot: no graph)"; return 0; }
+    local first; first=$(sed -n 's/^# first_us //p' "$out/$1.series")
+    sed -n 's/.*"time_us":\([0-9]*\).*"target_bitrate":\([0-9]*\).*/\1 \2/p' "$out/$1.json" |
+        awk -v f="$first" '{ printf "%.2f %.0f\n", ($1 - f) / 1e6, $2 / 1000 }' > "$out/$1.target"
+    # the rate through the link over the last second (ten 100 ms bins)
+    awk '!/^#/ { r[n] = $2; t[n++] = $1 } END { for (i = 9; i < n; i++) { s = 0
+         for (j = i - 9; j <= i; j++) s += r[j]; printf "%.1f %.0f\n", t[i] + 0.1, s / 10 } }' \
+        "$out/$1.series" > "$out/$1.rate"
+    gnuplot <<EOF
+set terminal png size 1000,500
+set output "$2"
+set xlabel "s"
+set ylabel "kbit/s"
+set y2label "queueing delay, ms"
+set y2tics
+set ytics nomirror
+set key top right
+set title "$1: rtp -cc 1, libx264 720p25 asked for 8 Mbit/s, link 6 -> 2 -> 5 Mbit/s, 64 KB queue"
+plot "$out/$1.series" using 1:5 with steps lw 2 title "link", \
+     "$out/$1.rate" using 1:2 with lines lw 2 title "through the link (1 s average)", \
+     "$out/$1.target" using 1:2 with lines lw 2 title "target (sender)", \
+     "$out/$1.series" using 1:3 axes x1y2 with lines title "queueing delay (100 ms bins, right axis)"
+EOF
+}
+
+share() {
+    echo "== two senders through one 4 Mbit/s link, 64 KB queue, 20 ms RTT, 640x360 asked for 4 Mbit/s each, 30 s (last 10 s)"
+    echo "| senders | sender A | sender B | A's share | link used | lost in the queue | mean queueing delay |"
+    echo "|---|--:|--:|--:|--:|--:|--:|"
+    local row
+    for row in "ours:$ffmpeg:-cc 1" "stock:$stock:"; do
+        IFS=: read -r who bin opts <<< "$row"
+        "$tools/rtpcap" link-init "$work/link.$who"
+        RTPCAP_LINK="$work/link.$who" live "share-$who-a" "$bin" ffmpeg 4000 30 640 360 4000 $opts &
+        local a=$!
+        sleep 0.5
+        RTPCAP_LINK="$work/link.$who" live "share-$who-b" "$bin" ffmpeg 4000 30 640 360 4000 $opts
+        wait "$a" || true
+        local ra rb
+        set -- $(window "share-$who-a" 20 30); ra=$1 la=$2 qa=$3
+        set -- $(window "share-$who-b" 20 30); rb=$1
+        printf "| %s %s | %s kbit/s | %s kbit/s | %d %% | %d %% | %s %% (A) | %s ms |\n" "$who" "$opts" "$ra" "$rb" \
+            $((ra * 100 / (ra + rb > 0 ? ra + rb : 1))) $(((ra + rb) * 100 / 4000)) "$la" "$qa"
+    done
+}
+
+case $only in
+""|constant) constant ;;
+esac
+case $only in
+""|steps) steps ;;
+esac
+case $only in
+""|share) share ;;
+esac
