@@ -678,6 +678,7 @@ typedef struct LCVRTPReceiverStats {
     uint64_t twcc_packets;      ///< packets they covered
     uint64_t twcc_received;     ///< of which reported received
     int64_t  twcc_last_arrival_us; ///< receiver-clock arrival time of the last packet reported received
+    uint64_t ccfb_reports;      ///< RFC 8888 congestion control feedback reports
     int      bye;               ///< it sent a BYE
 } LCVRTPReceiverStats;
 

@@ -522,7 +522,8 @@ void ff_rtpenc_ext_sdp_attributes(char *buff, int size, const AVStream *st,
         av_strlcatf(buff, size, "a=rtcp-fb:%d nack pli\r\n"
                                 "a=rtcp-fb:%d ccm fir\r\n", payload_type, payload_type);
     if (e->cc)
-        av_strlcatf(buff, size, "a=extmap:%d %s\r\n", FF_RTPCC_TWCC_ID, FF_RTPCC_TWCC_URI);
+        av_strlcatf(buff, size, "a=rtcp-fb:%d ack ccfb\r\n"
+                                "a=extmap:%d %s\r\n", payload_type, FF_RTPCC_TWCC_ID, FF_RTPCC_TWCC_URI);
     if (e->nack && e->rtx_pt >= 0)
         av_strlcatf(buff, size, "a=rtpmap:%d rtx/%d\r\n"
                                 "a=fmtp:%d apt=%d\r\n", e->rtx_pt, clock_rate(st->codecpar),

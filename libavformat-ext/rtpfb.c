@@ -66,6 +66,7 @@
 #define HIST_MAX_PACKETS 32768
 #define HIST_MAX_BYTES   (64 << 20)
 #define CC_BATCH         1024       ///< transport feedback packets handed on at once
+#define CCFB_EPOCH       (1LL << 40) ///< µs added to RFC 8888 arrival times: never negative
 
 typedef struct HistEntry {
     AVBufferRef *buf;
@@ -128,6 +129,9 @@ struct FFRTPFeedback {
     int twcc_seen;                  ///< a receiver sends transport feedback
     atomic_int_least64_t target;    ///< bit/s, for the encoder's thread: the
                                     ///< controller's less the retransmissions
+    int ccfb_seen;                  ///< an RFC 8888 report was consumed
+    uint16_t ccfb_last_seq;         ///< the last sequence number it fed on
+    int64_t ccfb_ts;                ///< the last report timestamp, unwrapped
     double rtx_ewma;                ///< bytes retransmitted, about the last second's
     int64_t rtx_ewma_time;
 };
@@ -335,7 +339,7 @@ static void cc_update(FFRTPFeedback *fb, int nb, double rr_loss, int64_t now)
     target = ff_rtpcc_target(fb->cc);
     /* the pacer carries the whole target; the encoder gets what the
      * retransmissions leave of it (they fill the same link) */
-    ff_rtp_sender_set_bit_rate(fb->sender, target);
+    ff_rtp_sender_set_link_rate(fb->sender, target);
     target = FFMAX(target - llrint(8 * rtx_rate(fb, now)), fb->cfg.min_bitrate);
     atomic_store(&fb->target, target);
 }
@@ -359,6 +363,53 @@ static void cc_twcc(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now)
             nb = 0;
         }
     }
+    if (nb)
+        cc_update(fb, nb, 0, now);
+}
+
+/**
+ * An RFC 8888 report: arrival times are offsets before the report's
+ * timestamp (the receiver's NTP clock, 16.16); reports overlap, so only
+ * sequence numbers after the last one fed go on.
+ */
+static void cc_ccfb(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now)
+{
+    LCVRTCPCcfbItem item;
+    LCVRTCPIter it;
+    int64_t ts;
+    int nb = 0;
+
+    /* unwrapped against the last report (compact NTP wraps every 18 h) */
+    ts = fb->ccfb_ts + (int32_t)(p->ccfb.report_timestamp - (uint32_t)fb->ccfb_ts);
+    if (!fb->ccfb_seen)
+        ts = p->ccfb.report_timestamp;
+    fb->ccfb_ts = ts;
+    lcv_rtcp_iter_init(&it, p);
+    while (lcv_rtcp_ccfb_next(&it, &item) > 0) {
+        FFRTPCCPacket *c = &fb->cc_pkts[nb];
+        if (item.ssrc != fb->cfg.ssrc)
+            continue;
+        if (fb->ccfb_seen && (int16_t)(item.seq - fb->ccfb_last_seq) <= 0)
+            continue;           /* reported before */
+        if (ff_rtp_sender_seq_lookup(fb->sender, item.seq, &c->send_time, &c->size) < 0)
+            continue;
+        fb->ccfb_seen     = 1;
+        fb->ccfb_last_seq = item.seq;
+        if (!item.received) {
+            c->arrival = -1;
+        } else if (item.ato == 0x1fff) {
+            continue;           /* arrived, time unknown (over range) */
+        } else {
+            c->arrival = av_rescale(ts, 1000000, 65536) - av_rescale(item.ato, 1000000, 1024);
+            /* the estimator takes arrival times >= 0 as received */
+            c->arrival = FFMAX(c->arrival + CCFB_EPOCH, 0);
+        }
+        if (++nb == CC_BATCH) {
+            cc_update(fb, nb, 0, now);
+            nb = 0;
+        }
+    }
+    fb->twcc_seen = 1;
     if (nb)
         cc_update(fb, nb, 0, now);
 }
@@ -417,11 +468,18 @@ static void handle_packet(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
             r->bye = 1;
         break;
     case LCV_RTCP_RTPFB:
-        /* transport-wide: the media SSRC field may name any stream, or none */
-        if (p->fmt != LCV_RTPFB_TWCC && p->fb.media_ssrc != fb->cfg.ssrc)
+        /* transport-wide (TWCC: the media SSRC field may name any stream,
+         * or none; CCFB names them per report block) */
+        if (p->fmt != LCV_RTPFB_TWCC && p->fmt != LCV_RTPFB_CCFB && p->fb.media_ssrc != fb->cfg.ssrc)
             break;
         if (!(r = receiver(fb, p->ssrc, &priv)))
             break;
+        if (p->fmt == LCV_RTPFB_CCFB) {
+            r->ccfb_reports++;
+            if (fb->cc)
+                cc_ccfb(fb, p, now);
+            break;
+        }
         if (p->fmt == LCV_RTPFB_NACK) {
             uint16_t seq;
             r->nacks++;
@@ -557,7 +615,7 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
         av_log(fb->logctx, AV_LOG_VERBOSE,
                "RTP congestion control%s: target %.0f kbit/s (delay-based %.0f, loss-based %.0f), "
                "acknowledged %.0f kbit/s, %s, delay trend %.2f ms (threshold %.2f), loss %.1f %%, "
-               "%"PRIu64" transport feedback reports, %"PRIu64" overuses, %"PRIu64" decreases\n",
+               "%"PRIu64" transport feedback reports (transport-cc, RFC 8888), %"PRIu64" overuses, %"PRIu64" decreases\n",
                final ? " (final)" : "", cs.target / 1000.0, cs.delay_based / 1000.0,
                cs.loss_based / 1000.0, cs.acked / 1000.0, ff_rtpcc_state_name(cs.state), cs.trend,
                cs.threshold, cs.loss * 100, cs.feedbacks, cs.overuses, cs.decreases);
@@ -593,7 +651,7 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
                       "\"delay_based_bitrate\":%"PRId64","
                       "\"loss_based_bitrate\":%"PRId64",\"acked_bitrate\":%"PRId64","
                       "\"cc_state\":\"%s\",\"delay_trend_ms\":%.3f,\"delay_threshold_ms\":%.3f,"
-                      "\"cc_loss\":%.4f,\"twcc_feedbacks\":%"PRIu64",\"cc_overuses\":%"PRIu64","
+                      "\"cc_loss\":%.4f,\"cc_feedbacks\":%"PRIu64",\"cc_overuses\":%"PRIu64","
                       "\"cc_decreases\":%"PRIu64",",
                       cs.target, (int64_t)atomic_load(&fb->target), cs.delay_based, cs.loss_based, cs.acked, ff_rtpcc_state_name(cs.state),
                       cs.trend, cs.threshold, cs.loss, cs.feedbacks, cs.overuses, cs.decreases);
@@ -606,10 +664,10 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
                       "\"cumulative_lost\":%"PRId64",\"highest_seq\":%"PRIu32",\"jitter_ms\":%.3f,"
                       "\"rtt_ms\":%.3f,\"rtt_min_ms\":%.3f,\"nacks\":%"PRIu64",\"plis\":%"PRIu64",\"firs\":%"PRIu64","
                       "\"remb_bitrate\":%"PRIu64",\"twcc_reports\":%"PRIu64",\"twcc_packets\":%"PRIu64","
-                      "\"twcc_received\":%"PRIu64",\"bye\":%s}",
+                      "\"twcc_received\":%"PRIu64",\"ccfb_reports\":%"PRIu64",\"bye\":%s}",
                       i ? "," : "", r->ssrc, r->reports, r->fraction_lost, r->cumulative_lost,
                       r->highest_seq, r->jitter_ms, r->rtt_ms, r->rtt_min_ms, r->nacks, r->plis, r->firs,
-                      r->remb_bitrate, r->twcc_reports, r->twcc_packets, r->twcc_received,
+                      r->remb_bitrate, r->twcc_reports, r->twcc_packets, r->twcc_received, r->ccfb_reports,
                       r->bye ? "true" : "false");
     }
     if (n < sizeof(line) - 3) {
@@ -719,7 +777,7 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
             goto fail;
         }
         atomic_store(&fb->target, ff_rtpcc_target(fb->cc));
-        ff_rtp_sender_set_bit_rate(sender, ff_rtpcc_target(fb->cc));
+        ff_rtp_sender_set_link_rate(sender, ff_rtpcc_target(fb->cc));
     }
     client.opaque = fb;
     if ((ret = ff_rtp_sender_set_client(sender, &client)) < 0)

@@ -232,6 +232,7 @@ struct FFRTPSender {
     uint32_t last_ts;
     int have_ts;
     double rate;                    ///< bytes/s of the last burst
+    double link_rate;               ///< bytes/s the link takes (congestion control), 0: unknown
     uint32_t delay_hist[DELAY_BINS + 1];
     uint64_t delay_count;
     int64_t delay_max;
@@ -247,7 +248,8 @@ struct FFRTPSender {
     uint8_t rtcp_in[RTCP_MAX_SIZE];
 
     /* transport-wide sequence numbers: under lock */
-    TwccSent *twcc_log;
+    TwccSent *twcc_log;             ///< by transport-wide number
+    TwccSent *seq_log;              ///< by RTP sequence number (media SSRC)
     uint16_t twcc_seq;
     int hdr_size;                   ///< fixed header and extension of our packets
     uint8_t *now_buf;               ///< ff_rtp_sender_send_now()'s copy to number
@@ -409,13 +411,14 @@ int ff_rtp_sender_open(FFRTPSender **ps, void *logctx, AVIOContext *pb,
     if (cfg->twcc) {
         s->hdr_size = 12 + FF_RTPCC_EXT_SIZE;
         s->twcc_log = av_malloc_array(TWCC_LOG, sizeof(*s->twcc_log));
+        s->seq_log  = av_malloc_array(TWCC_LOG, sizeof(*s->seq_log));
         s->now_buf  = av_malloc(cfg->packet_size + 16);
-        if (!s->twcc_log || !s->now_buf) {
+        if (!s->twcc_log || !s->seq_log || !s->now_buf) {
             ret = AVERROR(ENOMEM);
             goto fail;
         }
         for (int i = 0; i < TWCC_LOG; i++)
-            s->twcc_log[i].seq = -1;
+            s->twcc_log[i].seq = s->seq_log[i].seq = -1;
     }
     if (cfg->dscp >= 0 && ((ret = set_dscp(s, &s->rtp, "RTP")) < 0 ||
                            (s->rtcp.fd != s->rtp.fd && (ret = set_dscp(s, &s->rtcp, "RTCP")) < 0)))
@@ -736,11 +739,22 @@ static void clear_batch(Batch *b)
     b->bytes = 0;
 }
 
-/** Number a packet that carries our transport-wide extension. Under lock. */
+/**
+ * Note when a packet leaves, for congestion control feedback: by its RTP
+ * sequence number if it is of the media SSRC (RFC 8888 reports), and by a
+ * new transport-wide number written into its extension if it carries ours
+ * (transport-cc). Under lock.
+ */
 static void twcc_stamp(FFRTPSender *s, uint8_t *data, int size, int64_t now)
 {
     TwccSent *e;
 
+    if (size >= 12 && AV_RB32(data + 8) == s->sr.ssrc) {
+        e = &s->seq_log[AV_RB16(data + 2) % TWCC_LOG];
+        e->time = now;
+        e->size = size;
+        e->seq  = AV_RB16(data + 2);
+    }
     if (size < TWCC_OFFSET + 2 || !(data[0] & 0x10) || AV_RB16(data + 12) != 0xBEDE ||
         data[16] >> 4 != FF_RTPCC_TWCC_ID)
         return;
@@ -805,12 +819,14 @@ static void window_trim(FFRTPSender *s, int64_t now)
 
 /**
  * Bytes per second for the next burst: pace_factor times the media rate
- * (the last second's, or the encoder's bit rate if higher), and faster when
- * an access unit would otherwise leave after its due time. Under lock.
+ * (the last second's, or the encoder's bit rate if higher), at most the
+ * link's rate when congestion control knows it (but never below the media
+ * rate), and faster when an access unit would otherwise leave after its
+ * due time. Under lock.
  */
 static double pace_rate(FFRTPSender *s, int64_t now)
 {
-    double rate;
+    double rate, media;
     int64_t span = RATE_WINDOW;
 
     window_trim(s, now);
@@ -826,7 +842,12 @@ static double pace_rate(FFRTPSender *s, int64_t now)
         if (s->live && s->early)
             span = FFMAX(span, FFMIN(n->media_time - o->media_time, 10 * RATE_WINDOW));
     }
-    rate = FFMAX(s->win_bytes * 1e6 / span, s->cfg.bit_rate / 8.0) * s->cfg.pace_factor;
+    media = FFMAX(s->win_bytes * 1e6 / span, s->cfg.bit_rate / 8.0);
+    rate  = media * s->cfg.pace_factor;
+    /* not faster than the link takes, if known: a keyframe spread over
+     * more time rather than lost in its queue */
+    if (s->link_rate > 0)
+        rate = FFMAX(FFMIN(rate, s->link_rate), media);
     for (int i = 0; i < s->au_count; i++) {
         PacedAU *au = &s->aus[(s->au_start + i) % PACE_AUS];
         double left = (double)(au->end - s->sent_bytes);
@@ -1324,26 +1345,38 @@ int ff_rtp_sender_send_sr(FFRTPSender *s, int bye, uint64_t *pntp)
     return ret < 0 ? ret : size;
 }
 
-int ff_rtp_sender_twcc_lookup(FFRTPSender *s, uint16_t seq, int64_t *send_time, int *size)
+static int log_lookup(FFRTPSender *s, const TwccSent *log, uint16_t seq,
+                      int64_t *send_time, int *size)
 {
     int ret = AVERROR(ENOENT);
 
-    if (!s->twcc_log)
+    if (!log)
         return ret;
     pthread_mutex_lock(&s->lock);
-    if (s->twcc_log[seq % TWCC_LOG].seq == seq) {
-        *send_time = s->twcc_log[seq % TWCC_LOG].time;
-        *size      = s->twcc_log[seq % TWCC_LOG].size;
+    if (log[seq % TWCC_LOG].seq == seq) {
+        *send_time = log[seq % TWCC_LOG].time;
+        *size      = log[seq % TWCC_LOG].size;
         ret = 0;
     }
     pthread_mutex_unlock(&s->lock);
     return ret;
 }
 
-void ff_rtp_sender_set_bit_rate(FFRTPSender *s, int64_t bit_rate)
+int ff_rtp_sender_twcc_lookup(FFRTPSender *s, uint16_t seq, int64_t *send_time, int *size)
+{
+    return log_lookup(s, s->twcc_log, seq, send_time, size);
+}
+
+int ff_rtp_sender_seq_lookup(FFRTPSender *s, uint16_t seq, int64_t *send_time, int *size)
+{
+    return log_lookup(s, s->seq_log, seq, send_time, size);
+}
+
+void ff_rtp_sender_set_link_rate(FFRTPSender *s, int64_t bit_rate)
 {
     pthread_mutex_lock(&s->lock);
-    s->cfg.bit_rate = bit_rate;
+    s->link_rate    = bit_rate / 8.0;
+    s->cfg.bit_rate = 0;
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -1371,6 +1404,7 @@ void ff_rtp_sender_free(FFRTPSender **ps)
     av_freep(&s->prio);
     av_freep(&s->prio_size);
     av_freep(&s->twcc_log);
+    av_freep(&s->seq_log);
     av_freep(&s->now_buf);
     av_buffer_pool_uninit(&s->pool);
     if (s->wake_pipe[0] >= 0)
@@ -1463,7 +1497,12 @@ int ff_rtp_sender_twcc_lookup(FFRTPSender *s, uint16_t seq, int64_t *send_time, 
     return AVERROR(ENOENT);
 }
 
-void ff_rtp_sender_set_bit_rate(FFRTPSender *s, int64_t bit_rate)
+int ff_rtp_sender_seq_lookup(FFRTPSender *s, uint16_t seq, int64_t *send_time, int *size)
+{
+    return AVERROR(ENOENT);
+}
+
+void ff_rtp_sender_set_link_rate(FFRTPSender *s, int64_t bit_rate)
 {
 }
 

@@ -186,9 +186,16 @@ void ff_rtp_sender_get_stats(FFRTPSender *s, FFRTPSendStats *st);
  */
 int ff_rtp_sender_twcc_lookup(FFRTPSender *s, uint16_t seq, int64_t *send_time, int *size);
 
-/** The bit rate the pacer assumes at least (bit/s): the congestion
- *  controller's target, replacing the encoder's. Any thread. */
-void ff_rtp_sender_set_bit_rate(FFRTPSender *s, int64_t bit_rate);
+/** The same by RTP sequence number, for packets of the media SSRC (the
+ *  report info's) when twcc is on: RFC 8888 feedback names packets so. */
+int ff_rtp_sender_seq_lookup(FFRTPSender *s, uint16_t seq, int64_t *send_time, int *size);
+
+/**
+ * The rate the link takes (bit/s), by congestion control: the pacer sends at
+ * pace_factor x the media rate but not above it (never below the media
+ * rate itself), and no longer assumes the encoder's bit_rate. Any thread.
+ */
+void ff_rtp_sender_set_link_rate(FFRTPSender *s, int64_t bit_rate);
 
 const char *ff_rtp_sender_mode_name(enum FFRTPSendMode mode);
 

@@ -34,6 +34,11 @@ echo
 "$top/tests/bench/rtp_pacing.sh" "$build" sweep
 
 echo
+echo "## Congestion control: live encoding through a 3 Mbit/s link, capacity steps, two senders"
+echo
+"$top/tests/bench/rtp_cc.sh" "$build"
+
+echo
 echo "## RTCP feedback in the muxer"
 echo
 "$top/tests/bench/rtp_feedback.sh" "$build"

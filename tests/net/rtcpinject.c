@@ -24,6 +24,11 @@
  *       SRs about MEDIA_SSRC, waits 20 ms and sends an RR to RTCP_PORT whose
  *       LSR/DLSR are exact (the hold time measured), so that the sender's
  *       RTT is the network's alone.
+ *   rtcpinject ccfb RTP_PORT RTCP_PORT MEDIA_SSRC TIMEOUT_MS
+ *       Acts as an RFC 8888 receiver on RTP_PORT: every 50 ms a CCFB for
+ *       MEDIA_SSRC (every sequence number since the last report, up to the
+ *       highest received: R bit and arrival time offset) to RTCP_PORT,
+ *       until nothing arrives for 1 s. Prints the counts.
  *   rtcpinject nack RTP_PORT RTCP_PORT MEDIA_SSRC COUNT TIMEOUT_MS [RTX_PT]
  *       Acts as the receiver on RTP_PORT: for COUNT received packets (one in
  *       every 10), sends a NACK for its sequence number to RTCP_PORT and
@@ -263,6 +268,78 @@ int main(int argc, char **argv)
         }
         printf("rrs %d\n", done);
         return done < count;
+    }
+    if (argc >= 6 && !strcmp(argv[1], "ccfb")) {
+        /* RFC 8888 feedback every 50 ms: one report block for the media
+         * SSRC, every sequence number since the last report up to the
+         * highest received, R and ATO (1/1024 s before the report
+         * timestamp, the compact NTP time of sending it) */
+        static int64_t arr[65536];
+        static uint8_t got[65536];
+        int rfd = rtp_receiver(atoi(argv[2])), port = atoi(argv[3]);
+        uint32_t ssrc = strtoul(argv[4], NULL, 0);
+        int64_t limit = atoll(argv[5]) * 1000, start = now_us(), last_rx = 0, next = 0;
+        int have = 0, begin = 0, hi = 0;
+        long reports = 0, packets = 0, reported = 0;
+        uint8_t r[2048];
+
+        if (rfd < 0)
+            return 1;
+        while (now_us() - start < limit && (!last_rx || now_us() - last_rx < 1000000)) {
+            struct pollfd pf = { .fd = rfd, .events = POLLIN };
+            if (poll(&pf, 1, 5) > 0) {
+                int n = recv(rfd, r, sizeof(r), 0);
+                if (n >= 12 && (r[0] & 0xc0) == 0x80 &&
+                    ((uint32_t)r[8] << 24 | r[9] << 16 | r[10] << 8 | r[11]) == ssrc) {
+                    int seq = r[2] << 8 | r[3];
+                    if (!have) {
+                        have = 1;
+                        begin = hi = seq;
+                    }
+                    if ((int16_t)(seq - hi) > 0)
+                        hi = seq;
+                    if ((int16_t)(seq - begin) >= 0) {
+                        got[seq] = 1;
+                        arr[seq] = wall_us();
+                    }
+                    last_rx = now_us();
+                    packets++;
+                }
+            }
+            if (have && now_us() >= next && (int16_t)(hi - begin) >= 0) {
+                int64_t t = wall_us();
+                int count = (uint16_t)(hi - begin) + 1, len;
+                uint32_t ntp;
+                if (count > 500)
+                    count = 500;
+                ntp = (uint32_t)(((t / 1000000 + 2208988800LL) & 0xffff) << 16 |
+                                 ((t % 1000000) * 65536 / 1000000));
+                len = 4 + 4 + 8 + ((count + 1) / 2) * 4 + 4;
+                memset(b, 0, sizeof(b));
+                b[0] = 0x80 | 11; b[1] = 205; wb16(b + 2, len / 4 - 1);
+                wb32(b + 4, OUR_SSRC);
+                wb32(b + 8, ssrc); wb16(b + 12, begin); wb16(b + 14, count);
+                for (int i = 0; i < count; i++) {
+                    int seq = (begin + i) & 0xffff;
+                    unsigned m = 0;
+                    if (got[seq]) {
+                        int64_t ato = (t - arr[seq]) * 1024 / 1000000;
+                        m = 0x8000 | (ato > 0x1ffe ? 0x1ffe : ato);
+                    }
+                    wb16(b + 16 + 2 * i, m);
+                    got[seq] = 0;
+                }
+                wb32(b + len - 4, ntp);
+                if (send_to(fd, port, b, len) == len) {
+                    reports++;
+                    reported += count;
+                }
+                begin = (begin + count) & 0xffff;
+                next  = now_us() + 50000;
+            }
+        }
+        printf("packets %ld reports %ld reported %ld\n", packets, reports, reported);
+        return !reports;
     }
     if (argc >= 7 && !strcmp(argv[1], "nack")) {
         int rtp_port = atoi(argv[2]), rtcp_port = atoi(argv[3]);

@@ -14,6 +14,9 @@
 #   gst-feedback  GStreamer 1.22's rtpbin, its caps carrying the extmap, sends
 #             transport-cc feedback too (tshark counts it), the sender
 #             consumes it, and its acknowledged rate is the clip's within 30 %.
+#   ccfb      an RFC 8888 receiver (tests/net/rtcpinject.c) instead: the
+#             sender counts its reports, feeds them to the estimator, and its
+#             acknowledged rate is the clip's within 30 %.
 #   constant  live 720p25 libx264 asked for 6 Mbit/s (-maxrate 6M -bufsize
 #             1M) through a 3 Mbit/s bottleneck with a 64 KB drop-tail queue,
 #             20 ms round trip: with cc 1, over the last 6 s of 16, the queue
@@ -102,7 +105,7 @@ test_feedback() {
                    END { print t + 0, bad + 0, d + 0 }' "$work/fb.twcc")
     set -- $covered
     [ "$3" = "$1" ] || die "the reports have $3 arrival times for $1 packets, none lost"
-    local twcc_fb; twcc_fb=$(json "$work/fb.json" twcc_feedbacks)
+    local twcc_fb; twcc_fb=$(json "$work/fb.json" cc_feedbacks)
     note "$sent RTP packets sent; $reports transport-cc reports covering $1 packets, $2 not following on; the sender consumed $twcc_fb"
     [ "$reports" -ge 40 ] || die "only $reports transport-cc reports in 4 s (one per 50 ms expected)"
     [ "$2" = 0 ] || die "$2 reports do not start where the last one ended"
@@ -133,12 +136,40 @@ test_gst_feedback() {
     local reports consumed acked
     reports=$(tshark -r "$work/gst.pcap" -d "udp.port==$((p_relay + 1)),rtcp" \
               -Y "udp.dstport == $((p_relay + 1)) && rtcp.rtpfb.fmt == 15" 2>/dev/null | wc -l)
-    consumed=$(json "$work/gst.json" twcc_feedbacks)
+    consumed=$(json "$work/gst.json" cc_feedbacks)
     acked=$(( $(json "$work/gst.json" acked_bitrate) / 1000 ))
     note "GStreamer sent $reports transport-cc reports (tshark); the sender consumed ${consumed:-0};" \
          "acknowledged rate $acked kbit/s for a $kbit kbit/s clip"
     [ "$reports" -ge 40 ] || die "GStreamer sent only $reports transport-cc reports: $(head -c 500 "$work/gst.log")"
     [ "${consumed:-0}" -ge $((reports - 2)) ] || die "the sender consumed ${consumed:-0} of $reports"
+    [ $((acked * 10)) -ge $((kbit * 7)) ] && [ $((acked * 10)) -le $((kbit * 13)) ] ||
+        die "acknowledged rate $acked kbit/s: not within 30 % of the clip's $kbit"
+}
+
+# an RFC 8888 receiver (tests/net/rtcpinject.c ccfb, built by hand)
+test_ccfb() {
+    local in kbit p q; in=$(clip_720p)
+    kbit=$(( $(stat -c %s "$in") * 8 / 4 / 1000 ))
+    p=$(port); q=$(port)
+    while [ "$q" = "$p" ]; do q=$(port); done
+    "$tools/rtcpinject" ccfb "$p" "$((q + 1))" "$SSRC" 20000 > "$work/ccfb.txt" &
+    local inj=$!
+    wait_udp "$p"
+    timeout 60 "$ffmpeg" -nostdin -v error -re -i "$in" -c copy -f rtp -ssrc "$SSRC" -cc 1 \
+        -max_bitrate 8000000 -stats_file "$work/ccfb.json" -stats_interval 0 \
+        "rtp://127.0.0.1:$p?pkt_size=1200&localrtpport=$q&localrtcpport=$((q + 1))" \
+        > "$work/ccfb.log" 2>&1 || die "sender failed: $(tail -3 "$work/ccfb.log")"
+    wait "$inj" || die "the RFC 8888 receiver sent nothing: $(cat "$work/ccfb.txt")"
+    local reports got consumed acked
+    reports=$(sed -n 's/.*reports \([0-9]*\).*/\1/p' "$work/ccfb.txt")
+    got=$(json "$work/ccfb.json" ccfb_reports)
+    consumed=$(json "$work/ccfb.json" cc_feedbacks)
+    acked=$(( $(json "$work/ccfb.json" acked_bitrate) / 1000 ))
+    note "RFC 8888 receiver: $(cat "$work/ccfb.txt"); the sender counted ${got:-0} and fed ${consumed:-0} to" \
+         "the estimator; acknowledged rate $acked kbit/s for a $kbit kbit/s clip"
+    [ "${reports:-0}" -ge 40 ] || die "only ${reports:-0} CCFB reports"
+    [ "${got:-0}" -ge $((reports - 2)) ] && [ "${consumed:-0}" -ge $((reports - 2)) ] ||
+        die "the sender counted ${got:-0} and consumed ${consumed:-0} of $reports"
     [ $((acked * 10)) -ge $((kbit * 7)) ] && [ $((acked * 10)) -le $((kbit * 13)) ] ||
         die "acknowledged rate $acked kbit/s: not within 30 % of the clip's $kbit"
 }
@@ -214,6 +245,7 @@ case $what in
 wire)     test_wire ;;
 feedback) test_feedback ;;
 gst-feedback) test_gst_feedback ;;
+ccfb)     test_ccfb ;;
 constant) test_constant ;;
 copy)     test_copy ;;
 *)        die "unknown test $what" ;;
