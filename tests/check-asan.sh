@@ -22,6 +22,7 @@ run fate-ext make -C "$b/ffmpeg" -j"$jobs" fate-ext
 run cli "$top/tests/cli/toi420-cli.sh" "$b/ffmpeg/ffmpeg"
 run lcvrtcp "$b/ffmpeg/libavformat/tests/lcvrtcp"
 run rtpdec-ext "$b/ffmpeg/libavformat/tests/rtpdec_ext"
+run rtpcc "$b/ffmpeg/libavformat/tests/rtpcc"
 # the fuzz corpus: the golden vectors, the regression inputs, and the
 # public janus/libwebrtc seeds from ../shared (each run once)
 mkdir -p "$b/fuzz-golden"
@@ -59,6 +60,33 @@ rtp_feedback() {
     wait "$s"
 }
 run rtp-feedback rtp_feedback
+# congestion control at both ends: the sender numbers packets (RTX too) and
+# runs the estimator on the receiver's transport-cc feedback, an injected
+# REMB, TWCC and garbage; the receiver (also under ASan) sends the feedback
+rtp_cc() {
+    local p q s r
+    p=$("$top/build/tests/freeport"); q=$("$top/build/tests/freeport")
+    while [ "$q" = "$p" ] || [ "$q" = "$((p + 1))" ] || [ "$p" = "$((q + 1))" ]; do
+        q=$("$top/build/tests/freeport")
+    done
+    "$b/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=160x120:r=25:d=1 -c:v libx264 \
+        -preset ultrafast -frames:v 1 -f rtp -cc 1 -rtx_pt 100 -sdp_file "$b.cc.sdp" "rtp://127.0.0.1:$p" > /dev/null || return 1
+    timeout 30 "$b/ffmpeg/ffmpeg" -nostdin -v error -protocol_whitelist file,udp,rtp \
+        -sdp_flags rtcp_to_source -i "$b.cc.sdp" -f null - &
+    r=$!
+    for _ in $(seq 200); do grep -q ":$(printf '%04X' "$p") 00000000:0000" /proc/net/udp && break; sleep 0.05; done
+    "$b/ffmpeg/ffmpeg" -nostdin -v error -re -f lavfi -i testsrc2=s=320x240:r=25:d=3 -c:v libx264 \
+        -preset ultrafast -b:v 1M -maxrate 1M -bufsize 200k -f rtp -ssrc 0x12345678 -cc 1 -rtx_pt 100 \
+        -stats_interval 0.5 "rtp://127.0.0.1:$p?pkt_size=1200&localrtpport=$q&localrtcpport=$((q + 1))" &
+    s=$!
+    sleep 1
+    "$top/build/tests/rtcpinject" twcc "$((q + 1))" 0x12345678 > /dev/null
+    "$top/build/tests/rtcpinject" remb "$((q + 1))" 0x12345678 400000 > /dev/null
+    "$top/build/tests/rtcpinject" garbage "$((q + 1))" 300 11
+    wait "$s" || return 1
+    wait "$r"
+}
+run rtp-cc rtp_cc
 # RTSP output with rtp_options (UDP, RTX, feedback) and over TCP, to the
 # main build's RTSP listener; then refusals of bad rtp_options before the
 # ANNOUNCE, which must exit with the error and no sanitizer report (86/87)

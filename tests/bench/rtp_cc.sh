@@ -12,7 +12,8 @@
 #   constant  3 Mbit/s, 720p25 asked for 6 Mbit/s, 30 s; over the last
 #             10 s: datagrams lost in the queue, link use, mean queueing
 #             delay, the receiver's decode errors. Also GStreamer 1.22's
-#             rtpbin as the receiver (its caps carry the extmap).
+#             rtpbin as the receiver (its caps carry the extmap), and without
+#             the extmap (no transport feedback: the RRs' loss alone).
 #   steps     6 -> 2 -> 5 Mbit/s, 15 s each, 720p25 asked for 8 Mbit/s:
 #             after the drop, when the queueing delay (1 s average) is under
 #             100 ms for good; after the rise, when 70 % of 5 Mbit/s goes through (1 s
@@ -45,9 +46,11 @@ live() {
     "$bin" -nostdin -v error -f lavfi -i "$(src "$w" "$h")" $(enc "$w" "$h" "$kbit") -frames:v 1 \
         -f rtp "$@" -sdp_file "$work/$name.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
     relay "$name" 0 1 20 11 0 "$link" 65536
-    if [ "$recv" = gst ]; then
+    if [ "$recv" = gst ] || [ "$recv" = gst-rr ]; then
+        local ext=",extmap-1=(string)$URI"
+        [ "$recv" = gst-rr ] && ext=
         timeout $((dur + 20)) gst-launch-1.0 -q -e rtpbin name=rb rtp-profile=avpf latency=200 \
-            udpsrc port="$p_recv" caps="application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96,extmap-1=(string)$URI,rtcp-fb-nack-pli=(boolean)true" \
+            udpsrc port="$p_recv" caps="application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96$ext,rtcp-fb-nack-pli=(boolean)true" \
             ! rb.recv_rtp_sink_0 udpsrc port="$((p_recv + 1))" ! rb.recv_rtcp_sink_0 \
             rb. ! rtph264depay ! fakesink \
             rb.send_rtcp_src_0 ! udpsink host=127.0.0.1 port="$((p_relay + 1))" sync=false async=false \
@@ -63,7 +66,7 @@ live() {
     rm -f "$out/$name.json"
     timeout $((dur + 30)) "$bin" -nostdin -v verbose -re -f lavfi -i "$(src "$w" "$h")" -t "$dur" \
         $(enc "$w" "$h" "$kbit") -f rtp "$@" "${stats[@]}" "$(url)" > "$work/$name.send.log" 2>&1 || true
-    [ "$recv" = gst ] && kill -INT "$recv_pid" 2>/dev/null
+    case $recv in gst*) kill -INT "$recv_pid" 2>/dev/null ;; esac
     wait "$recv_pid" || true
     wait "$relay_pid" || true
     cp "$work/$name.pcap.series" "$out/$name.series"
@@ -83,14 +86,15 @@ constant() {
     echo "|---|---|--:|--:|--:|--:|--:|"
     local row
     for row in "ours-cc:$ffmpeg:ffmpeg:-cc 1" "ours-nocc:$ffmpeg:ffmpeg:-cc 0" "stock:$stock:ffmpeg:" \
-               "ours-cc-gst:$ffmpeg:gst:-cc 1"; do
+               "ours-cc-gst:$ffmpeg:gst:-cc 1" "ours-cc-gst-rr:$ffmpeg:gst-rr:-cc 1"; do
         IFS=: read -r name bin recv opts <<< "$row"
         live "$name" "$bin" "$recv" 3000 30 1280 720 6000 $opts
         set -- $(window "$name" 20 30)
         local who=ours; [ "$bin" = "$stock" ] && who=stock
         printf "| %s %s | %s | %s kbit/s | %d %% | %s %% | %s ms | %s |\n" "$who" "${opts:-}" \
-            "$( [ "$recv" = gst ] && echo "GStreamer rtpbin" || echo "ours" )" "$1" $(($1 * 100 / 3000)) "$2" "$3" \
-            "$( [ "$recv" = gst ] && echo "-" || echo "$errors" )"
+            "$(case $recv in gst) echo "GStreamer rtpbin" ;; gst-rr) echo "GStreamer rtpbin, no extmap (RRs only)" ;; *) echo ours ;; esac)" \
+            "$1" $(($1 * 100 / 3000)) "$2" "$3" \
+            "$(case $recv in gst*) echo "-" ;; *) echo "$errors" ;; esac)"
     done
 }
 
@@ -141,6 +145,8 @@ set ylabel "kbit/s"
 set y2label "queueing delay, ms"
 set y2tics
 set ytics nomirror
+set yrange [0:*]
+set y2range [0:*]
 set key top right
 set title "$1: rtp -cc 1, libx264 720p25 asked for 8 Mbit/s, link 6 -> 2 -> 5 Mbit/s, 64 KB queue"
 plot "$out/$1.series" using 1:5 with steps lw 2 title "link", \

@@ -1,14 +1,17 @@
 /*
  * How a libav* program reacts to its RTP receivers: encode with libx264,
  * send with the rtp muxer, and before each frame ask the muxer whether a
- * receiver wants a keyframe (PLI or FIR); if so, code an IDR. At the end,
- * read the feedback statistics.
+ * receiver wants a keyframe (PLI or FIR); if so, code an IDR; and, with the
+ * muxer's congestion control (option cc), which bit rate the network takes
+ * now, and give it to the encoder. At the end, read the feedback statistics.
  *
  *   rtp_keyframe_example RTCPINJECT DEST_PORT
  *
- * For the test it asks rtcpinject to send a PLI to the muxer's RTCP port
- * after frame 20, and checks that frame 21 is a keyframe, and no other
- * after frame 0 (the GOP is 1000 frames).
+ * For the test it asks rtcpinject to send a REMB of 500 kbit/s after frame
+ * 10 and a PLI after frame 20, and checks that the target starts at the
+ * muxer's max_bitrate (2 Mbit/s) and is at most the REMB's after it, that
+ * frame 21 is a keyframe, and no other after frame 0 (the GOP is 1000
+ * frames).
  */
 
 #include <stdio.h>
@@ -32,6 +35,7 @@ int main(int argc, char **argv)
     LCVRTPSenderStats st;
     char url[256], cmd[512];
     int ret, dest, local, keyframes[64] = { 0 }, n_out = 0, ok;
+    int64_t target, target_first = -1, target_last = -1;
 
     if (argc < 3 || !codec)
         return 2;
@@ -66,6 +70,8 @@ int main(int argc, char **argv)
         goto end;
     av_opt_set_int(oc->priv_data, "ssrc", SSRC, 0);
     av_opt_set_int(oc->priv_data, "keyframe_min_interval", 0, 0);
+    av_opt_set_int(oc->priv_data, "cc", 1, 0);
+    av_opt_set_int(oc->priv_data, "max_bitrate", 2000000, 0);
     if ((ret = avformat_write_header(oc, NULL)) < 0)
         goto end;
 
@@ -84,7 +90,16 @@ int main(int argc, char **argv)
                     frame->data[p][y * frame->linesize[p] + x] = 128 + p * i;
         frame->pts = i;
 
-        /* the one call: did a receiver ask for a keyframe? */
+        /* the bit rate the network takes now (0 without cc) */
+        target = lcv_rtp_muxer_target_bitrate(oc, 0);
+        if (i == 0)
+            target_first = target;
+        if (i == 39)
+            target_last = target;
+        if (target > 0)
+            enc->bit_rate = target;     /* libx264 reconfigures (with a VBV: see the docs) */
+
+        /* did a receiver ask for a keyframe? */
         frame->pict_type = lcv_rtp_muxer_keyframe_requested(oc, 0) ? AV_PICTURE_TYPE_I
                                                                     : AV_PICTURE_TYPE_NONE;
         if ((ret = avcodec_send_frame(enc, frame)) < 0)
@@ -96,6 +111,13 @@ int main(int argc, char **argv)
             av_packet_rescale_ts(pkt, enc->time_base, oc->streams[0]->time_base);
             if ((ret = av_write_frame(oc, pkt)) < 0)
                 goto end;
+        }
+        if (i == 10) {
+            /* a receiver's REMB, from outside */
+            snprintf(cmd, sizeof(cmd), "%s remb %d %d 500000 > /dev/null", argv[1], local + 1, SSRC);
+            if (system(cmd))
+                fprintf(stderr, "could not run %s\n", argv[1]);
+            av_usleep(100000);
         }
         if (i == 20) {
             /* a receiver's PLI, from outside */
@@ -110,7 +132,8 @@ int main(int argc, char **argv)
     av_write_trailer(oc);
 
     ok = ret >= 0 && n_out == 40 && keyframes[0] && keyframes[21] && st.pli == 1 &&
-         st.keyframe_requests == 1;
+         st.keyframe_requests == 1 && target_first == 2000000 && target_last > 0 &&
+         target_last <= 500000;
     for (int i = 1; i < 40; i++)
         if (i != 21 && keyframes[i])
             ok = 0;
@@ -118,9 +141,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < 40; i++)
         if (keyframes[i])
             printf(" %d", i);
-    printf(" (PLI after frame 20); muxer stats: %llu packets, PLI %llu, keyframe requests %llu\n",
+    printf(" (PLI after frame 20); muxer stats: %llu packets, PLI %llu, keyframe requests %llu; "
+           "target bit rate %lld before frame 0, %lld before frame 39 (REMB 500000 after frame 10)\n",
            (unsigned long long)st.packets, (unsigned long long)st.pli,
-           (unsigned long long)st.keyframe_requests);
+           (unsigned long long)st.keyframe_requests, (long long)target_first, (long long)target_last);
     ret = ok ? 0 : 1;
 end:
     if (oc)
