@@ -63,6 +63,7 @@
  */
 
 #include "config.h"
+#include "config_components.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -80,6 +81,11 @@
 #include "rtpdec_ext.h"
 #include "rtsp.h"
 #include "url.h"
+#if CONFIG_RTSP_DEMUXER && CONFIG_RTP_PROTOCOL
+#include <errno.h>
+#include "network.h"
+#include "rtpproto.h"
+#endif
 
 #define MAX_MISSING      1024       ///< numbers tracked at once
 #define MAX_GAP          1000       ///< a larger jump is a restart, not loss
@@ -857,6 +863,27 @@ int ff_rtsp_ext_feedback_all(AVFormatContext *s, int timeout_ms, int64_t wait_en
         return timeout_ms;
     return t <= 0 ? 0 : (int)((t + 999) / 1000);
 }
+
+#if CONFIG_RTSP_DEMUXER && CONFIG_RTP_PROTOCOL
+int ff_rtsp_ext_listen_remote(AVFormatContext *s, RTSPStream *rtsp_st, int client_port)
+{
+    RTSPState *rt = s->priv_data;
+    struct sockaddr_storage peer;
+    socklen_t len = sizeof(peer);
+    char host[256], url[MAX_URL_SIZE];
+    int fd = rt->rtsp_hd ? ffurl_get_file_handle(rt->rtsp_hd) : -1;
+
+    if (fd < 0 || client_port <= 0 || !rtsp_st->rtp_handle)
+        return 0;
+    /* the publisher's address: the RTSP connection's peer */
+    if (getpeername(fd, (struct sockaddr *)&peer, &len) < 0 ||
+        getnameinfo((struct sockaddr *)&peer, len, host, sizeof(host), NULL, 0, NI_NUMERICHOST))
+        return AVERROR(errno ? errno : EINVAL);
+    ff_url_join(url, sizeof(url), "rtp", NULL, host, client_port, NULL);
+    av_log(s, AV_LOG_VERBOSE, "RTCP of stream %d goes to %s\n", rtsp_st->stream_index, url);
+    return ff_rtp_set_remote_url(rtsp_st->rtp_handle, url);
+}
+#endif
 
 #else /* !CONFIG_RTPDEC: no RTP demuxer (e.g. --disable-network) */
 

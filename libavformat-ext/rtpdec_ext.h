@@ -135,4 +135,13 @@ int ff_rtsp_ext_drain(AVFormatContext *s, AVPacket *pkt);
  */
 int ff_rtsp_ext_feedback_all(AVFormatContext *s, int timeout_ms, int64_t wait_end);
 
+/**
+ * RTSP listen mode (a publisher's RECORD): point the stream's RTP handle,
+ * opened towards the server's own port numbers, at the publisher's
+ * client_port pair on the RTSP connection's peer address, so that RTCP
+ * (RR, NACK, PLI, transport-cc) reaches the sending muxer.
+ * @return 0 or a negative AVERROR
+ */
+int ff_rtsp_ext_listen_remote(AVFormatContext *s, struct RTSPStream *rtsp_st, int client_port);
+
 #endif /* AVFORMAT_RTPDEC_EXT_H */

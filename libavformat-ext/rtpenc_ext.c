@@ -142,6 +142,13 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
     enum AVCodecID id = s1->streams[0]->codecpar->codec_id;
     int min = RTP_HEADER_SIZE + min_payload(id), max = 65535 - 8, ret;
 
+    if (e->cc && s1->streams[0]->codecpar->codec_type != AVMEDIA_TYPE_VIDEO) {
+        /* an audio stream's few kbit/s are not worth adapting (and an RTSP
+         * output's rtp_options reach every stream) */
+        av_log(s1, AV_LOG_VERBOSE, "cc: only video streams take part; off for this %s stream\n",
+               av_get_media_type_string(s1->streams[0]->codecpar->codec_type));
+        e->cc = 0;
+    }
     if (s1->pb && s1->packet_size > 0) {
         FFRTPSendConfig cfg = {
             .packet_size    = s1->packet_size,
@@ -521,7 +528,7 @@ void ff_rtpenc_ext_sdp_attributes(char *buff, int size, const AVStream *st,
     if (st->codecpar->codec_type == AVMEDIA_TYPE_VIDEO)
         av_strlcatf(buff, size, "a=rtcp-fb:%d nack pli\r\n"
                                 "a=rtcp-fb:%d ccm fir\r\n", payload_type, payload_type);
-    if (e->cc)
+    if (e->cc && st->codecpar->codec_type == AVMEDIA_TYPE_VIDEO)
         av_strlcatf(buff, size, "a=rtcp-fb:%d ack ccfb\r\n"
                                 "a=extmap:%d %s\r\n", payload_type, FF_RTPCC_TWCC_ID, FF_RTPCC_TWCC_URI);
     if (e->nack && e->rtx_pt >= 0)

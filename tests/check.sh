@@ -179,7 +179,7 @@ done
 
 echo "== congestion control (cc 1): the transport-cc extension on the wire, the receiver's feedback,"
 echo "   live 720p asked for 6 Mbit/s through 3 Mbit/s, -c copy unchanged (127.0.0.1)"
-for t in wire feedback gst-feedback ccfb constant copy; do
+for t in wire feedback gst-feedback ccfb rtsp constant copy; do
     run "rtp-cc-$t" "$top/tests/rtp/cc.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-cc-$t.log"
 done

@@ -17,6 +17,9 @@
 #   ccfb      an RFC 8888 receiver (tests/net/rtcpinject.c) instead: the
 #             sender counts its reports, feeds them to the estimator, and its
 #             acknowledged rate is the clip's within 30 %.
+#   rtsp      an RTSP publisher (-f rtsp, rtp_options cc=1) to ffmpeg's listen
+#             mode: the listener's RTCP (RRs, transport-cc) reaches the
+#             publisher (patches/0021; stock sent it to the wrong ports).
 #   constant  live 720p25 libx264 asked for 6 Mbit/s (-maxrate 6M -bufsize
 #             1M) through a 3 Mbit/s bottleneck with a 64 KB drop-tail queue,
 #             20 ms round trip: with cc 1, over the last 6 s of 16, the queue
@@ -174,6 +177,31 @@ test_ccfb() {
         die "acknowledged rate $acked kbit/s: not within 30 % of the clip's $kbit"
 }
 
+# RTSP: a publisher (-f rtsp, rtp_options cc=1) to ffmpeg's listen mode;
+# the listener's RTCP must reach the publisher's rtp muxer
+test_rtsp() {
+    local in p r; in=$(clip_720p)
+    p=$(port)
+    timeout 60 "$ffmpeg" -nostdin -v verbose -rtsp_flags listen -timeout 20 \
+        -i "rtsp://127.0.0.1:$p/live" -f null - > "$work/rtsp.recv.log" 2>&1 &
+    r=$!
+    for _ in $(seq 200); do grep -q ":$(printf '%04X' "$p") 00000000:0000 0A" /proc/net/tcp && break; sleep 0.05; done
+    timeout 60 "$ffmpeg" -nostdin -v error -re -i "$in" -c copy -f rtsp -rtsp_transport udp \
+        -rtp_options "cc=1:max_bitrate=8000000:stats_file=$work/rtsp.json:stats_interval=0" \
+        "rtsp://127.0.0.1:$p/live" > "$work/rtsp.send.log" 2>&1 || die "publisher failed: $(tail -3 "$work/rtsp.send.log")"
+    wait "$r" || true
+    local rtcp consumed reports acked
+    rtcp=$(json "$work/rtsp.json" rtcp_received)
+    consumed=$(json "$work/rtsp.json" cc_feedbacks)
+    reports=$(json "$work/rtsp.json" reports)
+    acked=$(( $(json "$work/rtsp.json" acked_bitrate || echo 0) / 1000 ))
+    note "RTSP publish -> listen: the publisher read ${rtcp:-0} RTCP datagrams, ${reports:-0} report blocks," \
+         "fed ${consumed:-0} transport-cc reports to the estimator (acknowledged $acked kbit/s);" \
+         "listener: $(grep -o 'RTCP of stream 0 goes to [^ ]*' "$work/rtsp.recv.log" | head -n 1)"
+    [ "${consumed:-0}" -ge 40 ] || die "the listener's transport-cc feedback did not reach the publisher (${consumed:-0})"
+    [ "${reports:-0}" -ge 1 ] || die "no receiver report reached the publisher"
+}
+
 # live NAME CC: 16 s of live 720p25 through the 3 Mbit/s link; sets
 # drops (%), qdelay (ms), target (kbit/s) over the last 6 s
 live() {
@@ -246,6 +274,7 @@ wire)     test_wire ;;
 feedback) test_feedback ;;
 gst-feedback) test_gst_feedback ;;
 ccfb)     test_ccfb ;;
+rtsp)     test_rtsp ;;
 constant) test_constant ;;
 copy)     test_copy ;;
 *)        die "unknown test $what" ;;
