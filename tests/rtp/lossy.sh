@@ -9,7 +9,9 @@
 #   tests/rtp/lossy.sh BUILD TEST
 # TEST: link (ours and stock as receivers; the sequence wraps mid-stream) |
 #       rtx (RFC 4588 retransmissions) | pli (live x264: an unrepairable gap
-#       brings a PLI and an IDR)
+#       brings a PLI and an IDR) | api (lcv_rtp_demuxer_get_stats() from a
+#       program, against the relay's counts) | forced (-nack 1 with an
+#       RTP/AVP SDP)
 set -eu
 build=$1 what=$2
 . "$(dirname "$0")/lib.sh"
@@ -94,8 +96,83 @@ test_pli() {
     [ "${kf:-0}" -gt 0 ] || die "the sender raised no keyframe request"
 }
 
+# api: the same link, received by a libav* program that reads the
+# counters with lcv_rtp_demuxer_get_stats() (tests/rtp/rtp_receiver_stats.c);
+# checked against the relay's own counts
+test_api() {
+    local in; in=$(clip_720p)
+    ports
+    relay api "$LOSS" 1 "$DELAY" 11 1
+    "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -sdp_file "$work/api.sdp" \
+        "rtp://127.0.0.1:$p_recv" > /dev/null
+    timeout 60 "$tools/rtp_receiver_stats" "$work/api.sdp" 40 > "$work/api.stats" 2> "$work/api.err" &
+    recv_pid=$!
+    wait_udp "$p_recv"
+    timeout 60 "$ffmpeg" -nostdin -v error -re -i "$in" -c copy -f rtp -ssrc "$SSRC" \
+        -stats_file "$work/api.json" -stats_interval 0 "$(url)" > /dev/null 2>&1 || die "sender failed"
+    wait "$recv_pid" || die "the API program failed: $(cat "$work/api.stats" "$work/api.err")"
+    wait "$relay_pid" || true
+    relay_counts api
+    local line; line=$(cat "$work/api.stats")
+    note "relay: $r_in in, $r_drop dropped ($r_rtx_drop of them retransmissions); program: $line"
+    set -- $line
+    local -A v; while [ $# -ge 2 ]; do v[$1]=$2; shift 2; done
+    local first=$((r_drop - r_rtx_drop)) fwd=$((r_in - r_drop)) sent
+    sent=$(json "$work/api.json" packets)
+    [ "${v[bad_index]}" = refused ] || die "a stream index out of range was not refused"
+    # every datagram the relay forwarded was counted, no more
+    [ "${v[packets]}" = "$fwd" ] || die "the receiver counted ${v[packets]} packets, the relay forwarded $fwd"
+    # every first transmission the relay dropped was found missing (the last
+    # ones may go unseen: nothing later shows the gap)
+    [ "${v[missing]}" -le "$first" ] && [ "${v[missing]}" -ge $((first - 3)) ] ||
+        die "missing ${v[missing]}: the relay dropped $first first transmissions"
+    [ $((v[recovered] * 100)) -ge $((v[missing] * 90)) ] || die "only ${v[recovered]} of ${v[missing]} recovered"
+    [ "${v[nack_packets]}" -gt 0 ] && [ "${v[nacked]}" -ge "${v[missing]}" ] ||
+        die "NACK packets ${v[nack_packets]} for ${v[nacked]} numbers, ${v[missing]} missing"
+    [ "${v[ssrc]}" = "$((SSRC))" ] || die "SSRC ${v[ssrc]}, sent $((SSRC))"
+    [ "${v[read_packets]}" -gt 0 ] || die "av_read_frame() returned nothing"
+    note "sender: $sent RTP packets"
+}
+
+# forced: an SDP that says RTP/AVP (no feedback negotiated) to a sender that
+# answers NACKs anyway: by default the receiver sends none (frames lost),
+# with the demuxer option -nack 1 it does (every frame intact)
+test_forced() {
+    local in; in=$(clip_720p)
+    local mode
+    local -A ok nacks
+    for mode in auto forced; do
+        ports
+        relay "$mode" "$LOSS" 1 "$DELAY" 11 1
+        "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -feedback 0 \
+            -sdp_file "$work/$mode.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
+        grep -q "RTP/AVP " "$work/$mode.sdp" || die "the SDP is not RTP/AVP: $(cat "$work/$mode.sdp")"
+        local nack=(); [ "$mode" = forced ] && nack=(-nack 1)
+        timeout 90 "$ffmpeg" -nostdin -v verbose -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
+            "${nack[@]}" -i "$work/$mode.sdp" -map 0 -fps_mode passthrough -y -f framemd5 "$work/$mode.framemd5" \
+            2> "$work/$mode.recv.log" &
+        recv_pid=$!
+        wait_udp "$p_recv"
+        timeout 60 "$ffmpeg" -nostdin -v error -re -i "$in" -c copy -f rtp -ssrc "$SSRC" "$(url)" \
+            > /dev/null 2>&1 || die "$mode: sender failed"
+        wait "$recv_pid" || true
+        wait "$relay_pid" || true
+        relay_counts "$mode"
+        compare "$mode" "$in"
+        ok[$mode]=$n_ok
+        nacks[$mode]=$(sed -n 's/.* \([0-9]*\) NACK packets.*/\1/p' "$work/$mode.recv.log" | tail -n 1)
+        note "$mode: $r_drop of $r_in datagrams dropped; $n_ok of $n_src frames intact; $(stats_line "$mode")"
+    done
+    [ "${nacks[auto]:-0}" = 0 ] || die "RTP/AVP without -nack 1: ${nacks[auto]} NACK packets sent"
+    [ "${ok[auto]}" -lt "$n_src" ] || die "without NACKs every frame arrived: the loss does not bite"
+    [ "${nacks[forced]:-0}" -gt 0 ] || die "-nack 1 sent no NACK"
+    [ $((ok[forced] * 100)) -ge $((n_src * 99)) ] || die "-nack 1: ${ok[forced]} of $n_src frames intact"
+}
+
 case $what in
 link) test_link ;;
+api)  test_api ;;
+forced) test_forced ;;
 rtx)  test_rtx ;;
 pli)  test_pli ;;
 *) die "unknown test $what" ;;
