@@ -864,9 +864,10 @@ int ff_rtsp_ext_feedback_all(AVFormatContext *s, int timeout_ms, int64_t wait_en
     return t <= 0 ? 0 : (int)((t + 999) / 1000);
 }
 
-#if CONFIG_RTSP_DEMUXER && CONFIG_RTP_PROTOCOL
+#if CONFIG_RTSP_DEMUXER
 int ff_rtsp_ext_listen_remote(AVFormatContext *s, RTSPStream *rtsp_st, int client_port)
 {
+#if CONFIG_RTP_PROTOCOL
     RTSPState *rt = s->priv_data;
     struct sockaddr_storage peer;
     socklen_t len = sizeof(peer);
@@ -882,6 +883,9 @@ int ff_rtsp_ext_listen_remote(AVFormatContext *s, RTSPStream *rtsp_st, int clien
     ff_url_join(url, sizeof(url), "rtp", NULL, host, client_port, NULL);
     av_log(s, AV_LOG_VERBOSE, "RTCP of stream %d goes to %s\n", rtsp_st->stream_index, url);
     return ff_rtp_set_remote_url(rtsp_st->rtp_handle, url);
+#else
+    return 0;
+#endif
 }
 #endif
 
