@@ -921,4 +921,9 @@ int lcv_rtp_muxer_keyframe_requested(struct AVFormatContext *s, int stream_index
 {
     return 0;
 }
+
+int64_t lcv_rtp_muxer_target_bitrate(struct AVFormatContext *s, int stream_index)
+{
+    return 0;
+}
 #endif
