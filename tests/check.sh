@@ -36,7 +36,13 @@ fate() {
     fi
     pass=$((pass + total - nf))
     for t in $failures; do fail=$((fail + 1)); failed+=("$name/$t"); done
-    echo "$( [ "$nf" = 0 ] && echo PASS || echo FAIL ) $name: $((total - nf))/$total FATE tests$( [ "$ignored" = 0 ] || echo ", $ignored ignored")"
+    # anything else make could not build (a test program, a library): the
+    # tests that needed it never printed TEST, so they are not in total
+    local broken
+    broken=$(grep -E '^make(\[[0-9]+\])?: \*\*\* ' "$log/$name.log" | grep -vE '(fate-[^]]*)\] Error' |
+             sed -E 's/.*[ :[]([^] :]*)\] Error.*/\1/' | sort -u)
+    for t in $broken; do fail=$((fail + 1)); failed+=("$name: could not build $t"); done
+    echo "$( [ "$nf" = 0 ] && [ -z "$broken" ] && echo PASS || echo FAIL ) $name: $((total - nf))/$total FATE tests$( [ "$ignored" = 0 ] || echo ", $ignored ignored")$( [ -z "$broken" ] || echo "; could not build: $(echo $broken)")"
     [ "$nf" = 0 ] || grep -B5 -A20 -E '^(TEST|make(\[[0-9]+\])?: \*\*\*)' "$log/$name.log" | grep -v '^TEST' | head -n 40 | sed 's/^/    /'
 }
 
