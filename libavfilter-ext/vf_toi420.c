@@ -24,6 +24,8 @@
  * yuv420p and yuvj420p pass through untouched.
  */
 
+#include "config.h"
+
 #include <inttypes.h>
 #include <string.h>
 
@@ -40,6 +42,21 @@
 #include "formats.h"
 #include "video.h"
 #include "vf_toi420_init.h"
+
+#if HAVE_CLOCK_GETTIME
+#include <time.h>
+#endif
+
+/** CPU time of the calling thread in µs, -1 where the system has no clock for it. */
+static int64_t thread_cpu_us(void)
+{
+#if HAVE_CLOCK_GETTIME && defined(CLOCK_THREAD_CPUTIME_ID)
+    struct timespec ts;
+    if (!clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+        return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+#endif
+    return -1;
+}
 
 /* what the pooled buffer is aligned to, and its linesizes a multiple of */
 #define TOI420_ALIGN 64
@@ -112,7 +129,8 @@ typedef struct ToI420Context {
     unsigned nb_buffers;        ///< buffers created, all pools
     unsigned pool_buffers;      ///< buffers created by the current pool
     unsigned max_outstanding;   ///< most buffers of one pool out at once
-    int64_t  convert_us;        ///< time spent converting
+    int64_t  convert_us;        ///< time spent converting (wall clock)
+    int64_t  convert_cpu_us;    ///< CPU time of the filter's thread while converting, -1: unknown
 } ToI420Context;
 
 typedef struct ThreadData {
@@ -347,7 +365,7 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
     enum AVChromaLocation loc;
     AVBufferRef *buf, *luma = NULL;
     ThreadData td;
-    int64_t t0;
+    int64_t t0, cpu0;
     int keep = -1;
 
     if (!f) {
@@ -412,6 +430,7 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
     }
 
     t0 = av_gettime_relative();
+    cpu0 = thread_cpu_us();
     td.in = in;
     td.f  = f;
     for (int i = 0; i < 3; i++) {
@@ -434,6 +453,13 @@ static int filter_frame(AVFilterLink *inlink, AVFrame *in)
                       FFMIN((in->height + 1) >> 1,
                             nb_threads > 1 ? TOI420_SLICES_PER_THREAD * nb_threads : 1));
     s->convert_us += av_gettime_relative() - t0;
+    /* the thread's CPU time is the conversion's only when no slice ran
+     * elsewhere; in a busy pipeline the wall clock also counts the time
+     * the thread was not scheduled */
+    if (nb_threads > 1 || cpu0 < 0 || s->convert_cpu_us < 0)
+        s->convert_cpu_us = -1;
+    else
+        s->convert_cpu_us += thread_cpu_us() - cpu0;
     s->nb_converted++;
 
     /* The input AVFrame becomes the output: its props and side data stay,
@@ -510,10 +536,14 @@ static av_cold void uninit(AVFilterContext *ctx)
     av_log(ctx, AV_LOG_VERBOSE,
            "%"PRIu64" frames converted (luma referenced in %"PRIu64"), %"PRIu64" passed through; "
            "%u pool buffers created in %u pool(s), at most %u outstanding at once; "
-           "%.1f us per converted frame\n",
+           "%.1f us per converted frame",
            s->nb_converted, s->nb_luma_ref, s->nb_passed, s->nb_buffers, s->nb_pools,
            s->max_outstanding,
            s->nb_converted ? (double)s->convert_us / s->nb_converted : 0.0);
+    if (s->nb_converted && s->convert_cpu_us >= 0)
+        av_log(ctx, AV_LOG_VERBOSE, " (wall clock), %.1f us of CPU per converted frame (the filter's thread)",
+               (double)s->convert_cpu_us / s->nb_converted);
+    av_log(ctx, AV_LOG_VERBOSE, "\n");
 }
 
 static int query_formats(const AVFilterContext *ctx,

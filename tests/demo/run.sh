@@ -41,7 +41,7 @@ relay_pid=$!
 sleep 1
 # The sender, in real time
 timeout $((secs + 30)) "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "$src" \
-    -vf format=yuyv422,toi420 "${enc[@]}" -f rtp -stats_file "$work/rtcp.json" \
+    -filter_threads 1 -vf format=yuyv422,toi420 "${enc[@]}" -f rtp -stats_file "$work/rtcp.json" \
     "rtp://127.0.0.1:$relay?pkt_size=1200&localrtpport=$own&localrtcpport=$((own + 1))" \
     > "$work/send.log" 2>&1
 # the RTCP BYE at the end makes the receiver drain and stop; if it is lost,
@@ -54,6 +54,7 @@ wait $relay_pid 2>/dev/null || true
 stats=$(grep -h 'frames converted' "$work/send.log" | tail -n 1)
 sent=$(echo "$stats" | sed -n 's/.*\] \([0-9]*\) frames converted.*/\1/p')
 us=$(echo "$stats" | sed -n 's/.*; \([0-9.]*\) us per converted frame.*/\1/p')
+cpu=$(echo "$stats" | sed -n 's/.*, \([0-9.]*\) us of CPU per converted frame.*/\1/p')
 pool=$(echo "$stats" | sed -n 's/.*passed through; \(.*\); [0-9.]* us per.*/\1/p')
 received=$(grep -vc '^#' "$work/recv.crc" || true)
 rtp=$(grep -h 'RTP send (' "$work/send.log" | tail -n 1)
@@ -75,7 +76,8 @@ allocs=$("$top/tests/alloc/cli-allocs.sh" "$ffmpeg" "$shim" 3000 toi420 yuyv422 
 echo
 echo "frames sent:        ${sent:-?} (of $frames)"
 echo "frames received:    $received (decoded by the receiver)"
-echo "toi420:             ${us:-?} us per frame, yuyv422 1920x1080 -> yuv420p, 1 thread"
+echo "toi420:             ${cpu:-?} us of CPU per frame (the filter's thread), yuyv422 1920x1080 -> yuv420p, 1 thread;" \
+     "${us:-?} us wall clock in this busy pipeline"
 echo "toi420 pool:        ${pool:-?}"
 echo "allocations:        ${allocs#*: } (filtergraph thread, 320x240 yuyv422, 3000 vs 6000 frames)"
 echo "RTP send:           mode ${rtp_mode:-?}, ${rtp_pkts:-?} packets of at most 1200 bytes in ${rtp_calls:-?} system calls"
