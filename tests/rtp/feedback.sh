@@ -515,8 +515,7 @@ test_gst_restart() {
     [ "$n2" -ge 50 ] || die "the restarted receiver decoded only $n2 frames"
 }
 
-[ -f "$inputs/done" ] || "$(dirname "$0")/sendpath.sh" "$build" none 2> /dev/null || true
-[ -f "$inputs/h264.mkv" ] || die "no inputs (run tests/rtp/sendpath.sh first)"
+mkinputs
 case "$what" in
     recovery|keyframe|stats|restart|hostile|nack|sdp|budget|remb) "test_$what" ;;
     gst-recovery|gst-pli|gst-restart|gst-rtx|gst-stats) "test_${what/-/_}" ;;

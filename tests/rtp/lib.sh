@@ -28,6 +28,39 @@ ports() {
     while [ "$p_send" = "$p_relay" ] || [ "$p_send" = "$p_recv" ]; do p_send=$(port); done
 }
 
+# mkinputs: the send-path and feedback tests' inputs in $inputs (made once):
+# h264.mkv (640x360 3 Mbit/s, noise), big.mkv (1080p frames of 80-100 KB),
+# hevc.mkv (x265), pcm.mkv
+inputs=$build/tests/rtp-inputs
+mkinputs() {
+    [ -f "$inputs/done" ] && return 0
+    mkdir -p "$inputs"
+    local noise="noise=alls=24:allf=t"
+    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=640x360:r=25:d=2,$noise" \
+        -c:v libx264 -preset veryfast -b:v 3M -g 25 "$inputs/h264.mkv"
+    # 1080p frames of 80-100 KB, one NAL each, for pkt_size 65507
+    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=1920x1080:r=25:d=1" \
+        -c:v libx264 -preset veryfast -crf 6 -g 25 "$inputs/big.mkv"
+    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=640x360:r=25:d=2,$noise" \
+        -f yuv4mpegpipe - | x265 --input - --y4m --preset ultrafast --bitrate 2000 \
+        --keyint 25 --bframes 0 --log-level error -o "$work/h.hevc" 2> /dev/null
+    "$ffmpeg" -nostdin -v error -y -framerate 25 -i "$work/h.hevc" -c copy "$inputs/hevc.mkv"
+    "$ffmpeg" -nostdin -v error -y -f lavfi -i "sine=f=440:d=2:r=48000" -ac 2 \
+        -c:a pcm_s16be "$inputs/pcm.mkv"
+    touch "$inputs/done"
+}
+
+# capture NAME IDLE_MS TOTAL_MS PORT[:FWD[:DELAY_MS]]...: the capturing relay
+# (tests/net/rtpcap.c capture) in the background, into NAME.pcap; sets cap_pid
+capture() {
+    local name=$1 idle=$2 total=$3; shift 3
+    rm -f "$work/$name.ready"
+    "$tools/rtpcap" capture "$work/$name.pcap" "$work/$name.ready" 1000000 "$idle" "$total" "$@" \
+        2> "$work/$name.cap.log" &
+    cap_pid=$!
+    wait_file "$work/$name.ready"
+}
+
 # relay NAME LOSS_PPM BURST DELAY_MS [SEED] [RTX_LOSS] [RATE_KBIT QUEUE_BYTES]:
 # tests/net/rtpcap.c relay (with a bottleneck if RATE_KBIT is given)
 relay() {

@@ -24,16 +24,6 @@ build=$1 what=$2
 . "$(dirname "$0")/lib.sh"
 SSRC=0x12345678
 
-# capture NAME IDLE_MS TOTAL_MS PORT...: rtpcap capture in the background
-capture() {
-    local name=$1 idle=$2 total=$3; shift 3
-    rm -f "$work/$name.ready"
-    "$tools/rtpcap" capture "$work/$name.pcap" "$work/$name.ready" 1000000 "$idle" "$total" "$@" \
-        2> "$work/$name.cap.log" &
-    cap_pid=$!
-    wait_file "$work/$name.ready"
-}
-
 # peak NAME PORT: the most bytes of datagrams to PORT within any 1 ms, and
 # the first-to-last spread of the largest frame, in ms
 peak() {

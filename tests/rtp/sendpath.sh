@@ -25,60 +25,11 @@
 set -eu
 build=$1 what=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
-ffmpeg=$build/ffmpeg/ffmpeg
-stock=$build/stock/ffmpeg
-rtpcap=$build/tests/rtpcap
-freeport=$build/tests/freeport
-inputs=$build/tests/rtp-inputs
-work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+. "$(dirname "$0")/lib.sh"
+rtpcap=$tools/rtpcap
+freeport=$tools/freeport
 
-die() { echo "FAIL: $*" >&2; exit 1; }
-note() { echo "  $*"; }
-
-# --- inputs, made once -------------------------------------------------------
-mkinputs() {
-    [ -f "$inputs/done" ] && return 0
-    mkdir -p "$inputs"
-    local noise="noise=alls=24:allf=t"
-    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=640x360:r=25:d=2,$noise" \
-        -c:v libx264 -preset veryfast -b:v 3M -g 25 "$inputs/h264.mkv"
-    # 1080p frames of 80-100 KB, one NAL each, for pkt_size 65507
-    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=1920x1080:r=25:d=1" \
-        -c:v libx264 -preset veryfast -crf 6 -g 25 "$inputs/big.mkv"
-    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=640x360:r=25:d=2,$noise" \
-        -f yuv4mpegpipe - | x265 --input - --y4m --preset ultrafast --bitrate 2000 \
-        --keyint 25 --bframes 0 --log-level error -o "$work/h.hevc" 2> /dev/null
-    "$ffmpeg" -nostdin -v error -y -framerate 25 -i "$work/h.hevc" -c copy "$inputs/hevc.mkv"
-    "$ffmpeg" -nostdin -v error -y -f lavfi -i "sine=f=440:d=2:r=48000" -ac 2 \
-        -c:a pcm_s16be "$inputs/pcm.mkv"
-    touch "$inputs/done"
-}
-
-# --- helpers -----------------------------------------------------------------
-# wait_file FILE: up to 10 s
-wait_file() { for _ in $(seq 200); do [ -e "$1" ] && return 0; sleep 0.05; done; die "timeout waiting for $1"; }
-
-# wait_udp PORT: until something is bound to 127.0.0.1:PORT or 0.0.0.0:PORT, up to 10 s
-wait_udp() {
-    local hex; hex=$(printf '%04X' "$1")
-    for _ in $(seq 200); do
-        grep -q ":$hex 00000000:0000" /proc/net/udp && return 0
-        sleep 0.05
-    done
-    die "timeout waiting for a receiver on port $1"
-}
-
-# capture NAME IDLE_MS TOTAL_MS PORT[:FWD]...: start the capturing relay
-capture() {
-    local name=$1 idle=$2 total=$3; shift 3
-    rm -f "$work/$name.ready"
-    "$rtpcap" capture "$work/$name.pcap" "$work/$name.ready" 1000000 "$idle" "$total" "$@" \
-        2> "$work/$name.cap.log" &
-    cap_pid=$!
-    wait_file "$work/$name.ready"
-}
-
+# --- helpers (wait_file, wait_udp and capture are in lib.sh) ------------------
 # sizes PCAP PORT: "count max" of the UDP payloads to PORT, decoded by tshark
 sizes() {
     tshark -r "$1" -Y "udp.dstport == $2" -T fields -e udp.length 2>/dev/null |
