@@ -289,8 +289,8 @@ test_budget() {
     [ "$limited" -gt 0 ] || die "nothing was held back"
     [ "$re" -gt 0 ] || die "nothing was resent"
     # 10 % of the media, plus what the bucket may bank (a quarter second's
-    # budget, or 4 packets) and the -re start, which sends half a second at once
-    awk -v a="$re" -v b="$oct" 'BEGIN { exit !(a <= 0.13 * b + 4 * 1202) }' ||
+    # budget, or 8 packets) and the -re start, which sends half a second at once
+    awk -v a="$re" -v b="$oct" 'BEGIN { exit !(a <= 0.13 * b + 8 * 1202) }' ||
         die "resent $re bytes, above 10 % of $oct"
     [ "$missed" -ge 1 ] || die "the NACK for an old packet was not counted as a miss"
 }
