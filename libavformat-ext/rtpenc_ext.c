@@ -252,9 +252,13 @@ void ff_rtpenc_ext_send_data(AVFormatContext *s1, const uint8_t *buf, int len, i
     s->packet_count++;
 }
 
+#define BYE_MAX_WAIT 1000000     ///< us after the last packet the BYE waits at most
+
 /* The BYE waits bye_delay, and two round trips of the slowest receiver
- * that reported one (1 s at most): the last packets lost get their NACKs
- * answered before the receivers stop at the BYE. */
+ * that reported one, plus 10 ms (1 s at most), after the last packet and
+ * after the last NACK: the last packets lost get their NACKs answered, and
+ * a retransmission lost on the way is asked for again, before the
+ * receivers stop at the BYE. */
 static int64_t bye_delay(RTPMuxContext *s)
 {
     int64_t delay = s->ext.bye_delay;
@@ -283,14 +287,27 @@ void ff_rtpenc_ext_send_sr(AVFormatContext *s1, int64_t ntp_time, int bye)
         /* after the last paced packet */
         if (ff_rtp_sender_drain(e->sender, e->pace_max_delay + 1000000) < 0)
             av_log(s1, AV_LOG_WARNING, "the pacer still holds packets; sending the BYE\n");
+        /* a receiver that NACKs cannot see a loss of the last packets
+         * (nothing comes after them): the last one once more shows it */
+        if (e->fb)
+            ff_rtpfb_tail_probe(e->fb);
         /* receivers may read RTCP before the RTP already queued on their
          * socket (FFmpeg's rtp protocol does) and stop at the BYE: give
          * them time to read the last access unit; NACKs are still
-         * answered meanwhile */
+         * answered meanwhile, and while they come (a retransmission lost
+         * too is asked for again about a round trip later) the BYE waits
+         * until none has come for bye_delay(), BYE_MAX_WAIT at most */
         ff_rtp_sender_get_stats(e->sender, &st);
-        if (st.last_media_send &&
-            (wait = st.last_media_send + bye_delay(s) - av_gettime_relative()) > 0)
-            av_usleep(wait);
+        while (st.last_media_send) {
+            int64_t quiet = bye_delay(s), end = st.last_media_send + quiet;
+
+            if (e->fb)
+                end = FFMAX(end, ff_rtpfb_last_nack(e->fb) + quiet);
+            end = FFMIN(end, st.last_media_send + BYE_MAX_WAIT);
+            if ((wait = end - av_gettime_relative()) <= 0)
+                break;
+            av_usleep(FFMIN(wait, 10000));
+        }
         ntp_time = ff_ntp_time();
     }
     s->last_rtcp_ntp_time = ntp_time;

@@ -75,6 +75,7 @@ typedef struct HistEntry {
     uint16_t seq;
     uint32_t ts;                ///< RTP timestamp
     int64_t time;
+    int64_t resent;             ///< when it was last resent, 0: never
 } HistEntry;
 
 typedef struct RateSample {
@@ -124,6 +125,12 @@ struct FFRTPFeedback {
     AVLFG lfg;
     uint8_t *rtx_buf;
     int64_t malformed_log_time;
+    int64_t last_nack;              ///< when the last NACK for a packet sent arrived
+    int nack_ahead;                 ///< numbers NACKed before they were sent
+    int nack_early;                 ///< NACKed again within min_rtt of a resend
+    int kf_unrepairable;            ///< NACKs not in the history that asked for a keyframe
+    int64_t min_rtt;                ///< us, the smallest RTT of any receiver, 0: none yet
+    int tail_probes;                ///< see ff_rtpfb_tail_probe()
 
     FFRTPCC *cc;                    ///< NULL without congestion control
     FFRTPCCPacket *cc_pkts;
@@ -207,6 +214,7 @@ static void on_sent(void *opaque, AVBufferRef **bufs, const int *sizes, int nb)
         e->seq  = seq;
         e->ts   = ts;
         e->time = now;
+        e->resent = 0;
         bufs[i] = NULL;
         fb->hist_bytes += sizes[i];
     }
@@ -249,40 +257,22 @@ static double media_rate(FFRTPFeedback *fb)
     return fb->win_bytes;
 }
 
-static void retransmit(FFRTPFeedback *fb, uint16_t seq, int64_t now)
+/* A NACK for a packet sent that is no longer in the history: its frame
+ * cannot be repaired, and the receiver would ask for a keyframe only once
+ * it gives the packet up (FFmpeg's after its reorder wait, hundreds of ms);
+ * the keyframe is asked for now (keyframe_min_interval applies). */
+static void unrepairable(FFRTPFeedback *fb, int64_t now)
 {
-    const HistEntry *e;
-    int idx, len, ret;
-    double rate, cap;
+    fb->kf_unrepairable++;
+    request_keyframe(fb, now);
+}
 
-    fb->st.nacked++;
-    if (!fb->hist_count ||
-        (idx = (uint16_t)(seq - fb->hist[fb->hist_start].seq)) >= fb->hist_count) {
-        fb->st.nack_missed++;
-        return;
-    }
-    e = &fb->hist[(fb->hist_start + idx) % HIST_MAX_PACKETS];
-    if (e->seq != seq || !e->buf) {
-        fb->st.nack_missed++;
-        return;
-    }
-    /* the budget: max_share of the media rate; at most a quarter second's
-     * worth banked, but always room for NACK_MIN_BURST packets (a low-rate
-     * stream must still be able to repair a burst, and receivers such as
-     * GStreamer's ask again for packets already on their way: with 4, a
-     * 470 kbit/s stream at 5 % loss sometimes went over budget); full at
-     * first */
-    rate = media_rate(fb) * fb->cfg.max_share;
-    cap  = FFMAX(rate / 4, NACK_MIN_BURST * (fb->cfg.packet_size + 2));
-    fb->tokens = fb->tokens_time ? FFMIN(cap, fb->tokens + rate * (now - fb->tokens_time) / 1e6)
-                                 : cap;
-    fb->tokens_time = now;
-    len = e->size + (fb->cfg.rtx_pt >= 0 ? 2 : 0);
-    if (fb->tokens < len) {
-        fb->st.nack_rate_limited++;
-        return;
-    }
-    fb->tokens -= len;
+/** Send history entry e again (plain, or RFC 4588 RTX); len: its size on
+ *  the wire. Under lock. */
+static int resend(FFRTPFeedback *fb, const HistEntry *e, int len)
+{
+    uint16_t seq = e->seq;
+
     if (fb->cfg.rtx_pt >= 0) {
         /* RFC 4588: own PT, SSRC and sequence, the original timestamp, and
          * the original sequence number before the payload */
@@ -299,11 +289,67 @@ static void retransmit(FFRTPFeedback *fb, uint16_t seq, int64_t now)
         AV_WB32(p + 8, fb->cfg.rtx_ssrc);
         AV_WB16(p + hdr, seq);
         memcpy(p + hdr + 2, o + hdr, e->size - hdr);
-        ret = ff_rtp_sender_send_now(fb->sender, p, len);
-    } else {
-        ret = ff_rtp_sender_send_now(fb->sender, e->buf->data, e->size);
+        return ff_rtp_sender_send_now(fb->sender, p, len);
     }
+    return ff_rtp_sender_send_now(fb->sender, e->buf->data, e->size);
+}
+
+/** Answer a NACK for seq. Returns 1 if seq is in the history (resent or
+ *  over budget), 0 if not. Under lock. */
+static int retransmit(FFRTPFeedback *fb, uint16_t seq, int64_t now)
+{
+    HistEntry *e;
+    int idx, len, ret;
+    double rate, cap;
+
+    fb->st.nacked++;
+    if (!fb->hist_count ||
+        (idx = (uint16_t)(seq - fb->hist[fb->hist_start].seq)) >= fb->hist_count) {
+        fb->st.nack_missed++;
+        /* after the newest packet: not sent yet (GStreamer's receiver asks
+         * for the packet it expects next when it is late) */
+        if (fb->hist_count &&
+            (int16_t)(seq - fb->hist[(fb->hist_start + fb->hist_count - 1) % HIST_MAX_PACKETS].seq) > 0)
+            fb->nack_ahead++;
+        else
+            unrepairable(fb, now);
+        return 0;
+    }
+    e = &fb->hist[(fb->hist_start + idx) % HIST_MAX_PACKETS];
+    if (e->seq != seq || !e->buf) {
+        fb->st.nack_missed++;
+        unrepairable(fb, now);
+        return 0;
+    }
+    /* resent less than the shortest round trip ago: that copy is still on
+     * its way, and a request for it again is early (GStreamer's receiver
+     * asks again sooner than a round trip at 100 ms; at 10 % loss those
+     * copies took a fifth of the budget and real repeats went unanswered);
+     * a receiver asks again for a copy that was lost a round trip later */
+    if (e->resent && now - e->resent < fb->min_rtt) {
+        fb->nack_early++;
+        return 1;
+    }
+    /* the budget: max_share of the media rate; at most a quarter second's
+     * worth banked, but always room for NACK_MIN_BURST packets (a low-rate
+     * stream must still be able to repair a burst, and receivers such as
+     * GStreamer's ask again for packets already on their way: with 4, a
+     * 470 kbit/s stream at 5 % loss sometimes went over budget); full at
+     * first */
+    rate = media_rate(fb) * fb->cfg.max_share;
+    cap  = FFMAX(rate / 4, NACK_MIN_BURST * (fb->cfg.packet_size + 2));
+    fb->tokens = fb->tokens_time ? FFMIN(cap, fb->tokens + rate * (now - fb->tokens_time) / 1e6)
+                                 : cap;
+    fb->tokens_time = now;
+    len = e->size + (fb->cfg.rtx_pt >= 0 ? 2 : 0);
+    if (fb->tokens < len) {
+        fb->st.nack_rate_limited++;
+        return 1;
+    }
+    fb->tokens -= len;
+    ret = resend(fb, e, len);
     if (ret >= 0) {
+        e->resent = now;
         fb->st.retransmitted++;
         fb->st.retransmitted_octets += len;
         if (fb->cc) {
@@ -313,6 +359,7 @@ static void retransmit(FFRTPFeedback *fb, uint16_t seq, int64_t now)
             fb->rtx_ewma_time = now;
         }
     }
+    return 1;
 }
 
 static void log_malformed(FFRTPFeedback *fb, const LCVRTCPContext *ctx, int64_t now)
@@ -443,6 +490,8 @@ static void handle_report(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
                         r->rtt_ms = rtt * 1000.0 / 65536;
                         if (r->rtt_min_ms < 0 || r->rtt_ms < r->rtt_min_ms)
                             r->rtt_min_ms = r->rtt_ms;
+                        if (!fb->min_rtt || r->rtt_min_ms * 1000 < fb->min_rtt)
+                            fb->min_rtt = r->rtt_min_ms * 1000;
                         if (fb->cc)
                             ff_rtpcc_rtt(fb->cc, r->rtt_ms * 1000);
                     }
@@ -492,7 +541,8 @@ static void handle_packet(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
                 break;
             lcv_rtcp_iter_init(&it, p);
             while (lcv_rtcp_nack_next(&it, &seq) > 0)
-                retransmit(fb, seq, now);
+                if (retransmit(fb, seq, now))
+                    fb->last_nack = now;
         } else if (p->fmt == LCV_RTPFB_TWCC) {
             LCVRTCPTwccItem item;
             if (fb->cc)
@@ -603,11 +653,14 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
 
     av_log(fb->logctx, AV_LOG_VERBOSE,
            "RTCP%s: %"PRIu64" packets sent, %"PRIu64" SRs; %"PRIu64" RTCP in (%"PRIu64" malformed); "
-           "NACKs %"PRIu64" for %"PRIu64" packets: %"PRIu64" resent, %"PRIu64" not in history, "
-           "%"PRIu64" over budget; PLI %"PRIu64", FIR %"PRIu64", keyframe requests %"PRIu64"\n",
+           "NACKs %"PRIu64" for %"PRIu64" packets: %"PRIu64" resent, %"PRIu64" not in history "
+           "(%d not sent yet), %d again within a round trip (not resent), "
+           "%"PRIu64" over budget; PLI %"PRIu64", FIR %"PRIu64", keyframe requests %"PRIu64" "
+           "(%d NACKs the history could not answer asked for one); %d tail probes\n",
            final ? " (final)" : "", ss.packets, st->sr_sent, st->rtcp_received, st->rtcp_malformed,
-           st->nack_packets, st->nacked, st->retransmitted, st->nack_missed,
-           st->nack_rate_limited, st->pli, st->fir, st->keyframe_requests);
+           st->nack_packets, st->nacked, st->retransmitted, st->nack_missed, fb->nack_ahead, fb->nack_early,
+           st->nack_rate_limited, st->pli, st->fir, st->keyframe_requests, fb->kf_unrepairable,
+           fb->tail_probes);
     if (ss.paced_bursts)
         av_log(fb->logctx, AV_LOG_VERBOSE,
                "RTP pacer%s: %.0f kbit/s, packets waited %.1f ms (p50) %.1f ms (p95) %.1f ms (max), "
@@ -812,6 +865,33 @@ int ff_rtpfb_needs_first_sr(FFRTPFeedback *fb)
     return ret;
 }
 
+int ff_rtpfb_tail_probe(FFRTPFeedback *fb)
+{
+    const HistEntry *e;
+    int ret = 0;
+
+    pthread_mutex_lock(&fb->lock);
+    if (fb->attached && fb->st.nack_packets && fb->hist_count) {
+        e = &fb->hist[(fb->hist_start + fb->hist_count - 1) % HIST_MAX_PACKETS];
+        if (e->buf && (ret = resend(fb, e, e->size + (fb->cfg.rtx_pt >= 0 ? 2 : 0))) >= 0) {
+            fb->tail_probes++;
+            ret = 1;
+        }
+    }
+    pthread_mutex_unlock(&fb->lock);
+    return ret;
+}
+
+int64_t ff_rtpfb_last_nack(FFRTPFeedback *fb)
+{
+    int64_t t;
+
+    pthread_mutex_lock(&fb->lock);
+    t = fb->last_nack;
+    pthread_mutex_unlock(&fb->lock);
+    return t;
+}
+
 void ff_rtpfb_stop(FFRTPFeedback *fb)
 {
     if (!fb || !fb->attached)
@@ -891,6 +971,16 @@ void ff_rtpfb_sr_sent(FFRTPFeedback *fb, uint64_t ntp)
 }
 
 int ff_rtpfb_needs_first_sr(FFRTPFeedback *fb)
+{
+    return 0;
+}
+
+int ff_rtpfb_tail_probe(FFRTPFeedback *fb)
+{
+    return 0;
+}
+
+int64_t ff_rtpfb_last_nack(FFRTPFeedback *fb)
 {
     return 0;
 }

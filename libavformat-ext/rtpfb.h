@@ -65,6 +65,18 @@ void ff_rtpfb_sr_sent(FFRTPFeedback *fb, uint64_t ntp);
 /** 1 until the first SR went out */
 int ff_rtpfb_needs_first_sr(FFRTPFeedback *fb);
 
+/**
+ * The stream ended: if a receiver has sent NACKs, send the last packet of
+ * the history once more (a tail loss probe: when the last packets were
+ * lost, no later packet shows a receiver the gap; a receiver that has the
+ * packet drops the copy). Returns 1 if it was sent, 0 if not, <0 on error.
+ */
+int ff_rtpfb_tail_probe(FFRTPFeedback *fb);
+
+/** When the last NACK for a packet in the history arrived
+ *  (av_gettime_relative()), 0 before any. */
+int64_t ff_rtpfb_last_nack(FFRTPFeedback *fb);
+
 /** Detach from the sender's thread (no more SRs, no more NACKs answered);
  *  the statistics stay readable. */
 void ff_rtpfb_stop(FFRTPFeedback *fb);

@@ -5,9 +5,12 @@
 # the receiver is this project's ffmpeg or stock FFmpeg 7.1, each with
 # defaults apart from sdp_flags rtcp_to_source. Frames intact = decoded md5
 # equal to the clip decoded locally.
-#   tests/bench/rtp_recovery.sh BUILD
+# A second table has GStreamer's rtpbin as the receiver, with the settings
+# README documents (latency 500 ms, the session's bandwidth).
+#   tests/bench/rtp_recovery.sh BUILD [all|ffmpeg|gst]
 set -eu
 build=$1
+only=${2:-all}
 . "$(dirname "$0")/../rtp/lib.sh"
 in=$(clip_8m)
 
@@ -59,6 +62,7 @@ latency() {
          printf "%s / %s", v[i50], v[i95] }' "$work/$1.lat"
 }
 
+if [ "$only" != gst ]; then
 echo "### Frames intact, 8 Mbit/s 1080p25, loss on retransmissions too (relay seed 11)"
 echo
 echo "| RTT | loss | ours → ours | ours → stock | dropped (of which retransmissions), ours | receiver: recovered / lost, NACKed, RTT | added ms p50 / p95, ours | stock |"
@@ -73,5 +77,46 @@ for rtt in 20 100; do
              sed -n 's/.* \([0-9]*\) recovered.* \([0-9]*\) lost.* for \([0-9]*\) numbers.*RTT \([0-9.-]*\) ms.*/\1 \/ \2, \3, \4 ms/p')
         one "stock-$rtt-$loss-$burst" "$stock" "$loss" "$burst" "$rtt"
         echo "| $rtt ms | $* | $ours | $n_ok/$n_src | $drop | $st | $ours_lat | $lat |"
+    done
+done
+fi
+
+# gst NAME BIN LOSS_PPM BURST DELAY_MS [BANDWIDTH]: the same transfer to
+# GStreamer 1.22's rtpbin (do-retransmission, latency 500 ms), the RTP
+# session's bandwidth set to BANDWIDTH (lib.sh gst_receiver); sets n_src
+# n_ok r_drop r_rtx_drop
+gst() {
+    local name=$1 bin=$2
+    ports
+    relay "$name" "$3" "$4" "$5" 11 1
+    "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -sdp_file "$work/$name.sdp" \
+        "rtp://127.0.0.1:$p_recv" > /dev/null
+    gst_receiver "$name" "$work/$name.sdp" true 500 ${6:+"$6"}
+    timeout 90 "$bin" -nostdin -v verbose -re -i "$in" -c copy -f rtp "$(url)" > "$work/$name.send.log" 2>&1 || true
+    stop_gst
+    wait "$relay_pid" || true
+    relay_counts "$name"
+    "$ffmpeg" -nostdin -v error -y -i "$work/$name.h264" -map 0 -fps_mode passthrough \
+        -f framemd5 "$work/$name.framemd5" 2> /dev/null || : > "$work/$name.framemd5"
+    compare "$name" "$in"
+}
+
+[ "$only" = ffmpeg ] && exit 0
+bw=$(bitrate "$in")
+echo
+echo "### GStreamer 1.22 as the receiver: rtpbin latency 500 ms, do-retransmission, session bandwidth $bw bit/s"
+echo
+echo "| RTT | loss | ours → GStreamer | stock → GStreamer | ours → GStreamer, session bandwidth left at its default |"
+echo "|--:|---|--:|--:|--:|"
+for rtt in 20 100; do
+    for spec in "10000 1 1 %" "50000 1 5 %" "50000 3 5 %, bursts of 3" "100000 1 10 %"; do
+        set -- $spec
+        loss=$1 burst=$2; shift 2
+        gst "gst-ours-$rtt-$loss-$burst" "$ffmpeg" "$loss" "$burst" "$rtt" "$bw"
+        ours="$n_ok/$n_src"
+        gst "gst-stock-$rtt-$loss-$burst" "$stock" "$loss" "$burst" "$rtt" "$bw"
+        st="$n_ok/$n_src"
+        gst "gst-def-$rtt-$loss-$burst" "$ffmpeg" "$loss" "$burst" "$rtt"
+        echo "| $rtt ms | $* | $ours | $st | $n_ok/$n_src |"
     done
 done

@@ -4,13 +4,15 @@
  * gst-launch cannot set up (it is handed over by the "request-aux-receiver"
  * signal). The depayloaded H.264 goes to a file.
  *
- *   gstrtxrecv RTP_PORT RTCP_TO_PORT OUT.h264 PT RTX_PT SECONDS [SPROP]
+ *   gstrtxrecv RTP_PORT RTCP_TO_PORT OUT.h264 PT RTX_PT SECONDS LATENCY_MS BANDWIDTH [SPROP]
  *
  * Receives RTP on RTP_PORT and RTCP on RTP_PORT + 1 (127.0.0.1), sends its
  * RTCP (RR, NACK, PLI) to 127.0.0.1:RTCP_TO_PORT. The jitter buffer waits
- * 2 s for a missing packet: rtpsession keeps to the AVPF limits on early
- * RTCP, and a NACK that cannot go out early waits for the next regular
- * RTCP packet, measured up to about 500 ms after the loss here. Stops on SIGINT/SIGTERM
+ * LATENCY_MS for a missing packet. BANDWIDTH (bit/s, the stream's rate) is
+ * set on the RTP session ("get-internal-session", its "bandwidth", what
+ * rtspsrc takes from an SDP's b=AS): rtpsession keeps to the AVPF limits
+ * on early RTCP, which it computes from it, and with its 64 kbit/s default
+ * a NACK can wait about 0.4 s to go out. Stops on SIGINT/SIGTERM
  * (end of stream, so that the file is complete) or after SECONDS. At the
  * end it prints the number of packets rtprtxreceive restored from RTX
  * ("rtx_restored N") and of RTX packets it received ("rtx_received N").
@@ -142,13 +144,15 @@ int main(int argc, char **argv)
 {
     static int pt[2];
     GstElement *rtpbin, *depay;
+    GObject *session = NULL;
     GError *err = NULL;
     GstBus *bus;
     gchar *desc;
     guint restored = 0, received = 0;
 
-    if (argc < 7) {
-        fprintf(stderr, "usage: %s RTP_PORT RTCP_TO_PORT OUT.h264 PT RTX_PT SECONDS [SPROP]\n", argv[0]);
+    if (argc < 9) {
+        fprintf(stderr, "usage: %s RTP_PORT RTCP_TO_PORT OUT.h264 PT RTX_PT SECONDS LATENCY_MS BANDWIDTH [SPROP]\n",
+                argv[0]);
         return 2;
     }
     gst_init(&argc, &argv);
@@ -158,15 +162,15 @@ int main(int argc, char **argv)
      * place: requesting recv_rtp_sink_0 creates session 0, and that is when
      * rtpbin asks for the auxiliary receiver */
     desc = g_strdup_printf(
-        "rtpbin name=rb rtp-profile=avpf do-retransmission=true do-lost=true latency=2000 "
+        "rtpbin name=rb rtp-profile=avpf do-retransmission=true do-lost=true latency=%d "
         "udpsrc name=rtpsrc port=%s caps=\"application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,"
         "payload=%d,rtcp-fb-nack=(boolean)true,rtcp-fb-nack-pli=(boolean)true%s%s%s\" "
         "udpsrc name=rtcpsrc port=%d "
         "rtph264depay name=depay request-keyframe=true ! video/x-h264,stream-format=byte-stream,alignment=au "
         "! filesink location=%s "
         "udpsink name=rtcpsink host=127.0.0.1 port=%s sync=false async=false",
-        argv[1], pt[0], argc > 7 ? ",sprop-parameter-sets=(string)\\\"" : "",
-        argc > 7 ? argv[7] : "", argc > 7 ? "\\\"" : "",
+        atoi(argv[7]), argv[1], pt[0], argc > 9 ? ",sprop-parameter-sets=(string)\\\"" : "",
+        argc > 9 ? argv[9] : "", argc > 9 ? "\\\"" : "",
         atoi(argv[1]) + 1, argv[3], argv[2]);
     pipeline = gst_parse_launch(desc, &err);
     g_free(desc);
@@ -186,6 +190,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "cannot link rtpbin\n");
         return 1;
     }
+    /* session 0 exists now (linking its sink pad made it) */
+    g_signal_emit_by_name(rtpbin, "get-internal-session", 0, &session);
+    if (!session) {
+        fprintf(stderr, "no RTP session 0\n");
+        return 1;
+    }
+    g_object_set(session, "bandwidth", atof(argv[8]), NULL);
+    g_object_unref(session);
     loop = g_main_loop_new(NULL, FALSE);
     bus = gst_element_get_bus(pipeline);
     gst_bus_add_watch(bus, on_message, NULL);

@@ -52,6 +52,8 @@
  *       datagrams the queue took; a first line "# first_us T" gives that
  *       first datagram's arrival (µs of the monotonic clock, as FFmpeg's
  *       av_gettime_relative() and the stats_file's time_us).
+ *       The environment variable RTPCAP_DROP=SEQ[,SEQ...] drops the first
+ *       transmission of those sequence numbers too (e.g. a stream's last).
  *       With the environment variable RTPCAP_LINK naming a file made by
  *       "rtpcap link-init FILE", relays in several processes share one
  *       bottleneck (its schedule counts from the first datagram of any).
@@ -575,7 +577,7 @@ static int relay(int argc, char **argv)
     struct pollfd pfd[2];
     static uint8_t buf[MAX_DGRAM];
     long rtp_in = 0, rtp_dropped = 0, rtp_out = 0, rtcp_fwd = 0, rtcp_back = 0;
-    static uint8_t seen[65536], seen_rtx[65536];
+    static uint8_t seen[65536], seen_rtx[65536], forced[65536];
     long rtx_dropped = 0, queue_dropped = 0;
     Link link = { 0 };
     long queue = argc > 15 ? atol(argv[15]) : 0;
@@ -585,6 +587,19 @@ static int relay(int argc, char **argv)
     int64_t start = now_us(), last = 0, arrived_last[2] = { 0 };
     FILE *f, *r;
 
+    if (getenv("RTPCAP_DROP")) {
+        const char *d = getenv("RTPCAP_DROP");
+        char *end;
+        while (*d) {
+            long v = strtol(d, &end, 10);
+            if (end == d || v < 0 || v > 65535 || (*end && *end != ',')) {
+                fprintf(stderr, "RTPCAP_DROP: bad list \"%s\"\n", getenv("RTPCAP_DROP"));
+                return 2;
+            }
+            forced[v] = 1;
+            d = *end ? end + 1 : end;
+        }
+    }
     if (argc > 15 && atof(argv[14]) > 0) {
         link_parse(&link, argv[14]);
         link.out_bytes  = calloc(SERIES_BINS, sizeof(int64_t));
@@ -712,7 +727,7 @@ static int relay(int argc, char **argv)
                         /* only the media stream loses packets: an RFC 4588
                          * RTX stream (another SSRC) passes */
                         if (ssrc == media_ssrc) {
-                            drop = !seen[seq] ? dropped(seq, loss_ppm, burst) :
+                            drop = !seen[seq] ? forced[seq] || dropped(seq, loss_ppm, burst) :
                                    rtx_loss && hash(seq | (uint32_t)seen[seq] << 16) % 1000000 < (uint32_t)loss_ppm;
                             rtx_dropped += drop && seen[seq];
                             if (seen[seq] < 255)

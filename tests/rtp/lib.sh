@@ -130,3 +130,46 @@ receive() {
     recv_pid=$!
     wait_udp "$p_recv"
 }
+
+# gst_receiver NAME SDP_OF_THE_STREAM RETRANSMIT [LATENCY_MS] [BANDWIDTH]:
+# GStreamer's rtpbin on p_recv (AVPF), its RTCP back to the relay; the
+# depayloaded H.264 goes to NAME.h264; sets gst_pid. BANDWIDTH (bit/s, the
+# stream's rate) is the RTP session's "bandwidth", which rtspsrc takes from
+# an SDP's b=AS: without it rtpsession budgets its RTCP for 64 kbit/s and
+# allows an early feedback packet only every T_rr, about 0.4 s (its debug
+# log: "can't allow early RTCP yet ... + 0:00:00.395..."), so a NACK for a
+# loss right after another one waits up to that long. With it, T_rr is a
+# few ms at a camera's rate. gst-launch reaches the session rtpbin creates
+# as the child rtpsession0 (a program: "get-internal-session").
+gst_receiver() {
+    local sprop bw=()
+    sprop=$(sed -n 's/.*sprop-parameter-sets=\([^;]*\);.*/\1/p' "$2" | tr -d '\r')
+    [ -n "${5:-}" ] && bw=("rtpsession0::bandwidth=$5")
+    # the caps say what the SDP says: PLI and NACK feedback are allowed
+    timeout 90 gst-launch-1.0 -e rtpbin name=rb rtp-profile=avpf do-retransmission="$3" do-lost=true \
+        latency="${4:-500}" "${bw[@]}" \
+        udpsrc port="$p_recv" buffer-size=8388608 caps="application/x-rtp,media=video,clock-rate=90000,encoding-name=H264,payload=96,rtcp-fb-nack=(boolean)true,rtcp-fb-nack-pli=(boolean)true${sprop:+,sprop-parameter-sets=(string)\"$sprop\"}" \
+        ! rb.recv_rtp_sink_0 udpsrc port="$((p_recv + 1))" ! rb.recv_rtcp_sink_0 \
+        rb. ! rtph264depay request-keyframe=true ! "video/x-h264,stream-format=byte-stream,alignment=au" \
+        ! filesink location="$work/$1.h264" \
+        rb.send_rtcp_src_0 ! udpsink host=127.0.0.1 port="$((p_relay + 1))" sync=false async=false \
+        > "$work/$1.gst.log" 2>&1 &
+    gst_pid=$!
+    wait_udp "$p_recv"
+}
+
+# stop_gst: EOS (SIGINT with -e) so that filesink finishes
+stop_gst() {
+    sleep 1
+    pkill -INT -P "$gst_pid" 2>/dev/null || true
+    wait "$gst_pid" 2>/dev/null || true
+}
+
+# bitrate FILE: its average bit rate in bit/s (file size over duration)
+bitrate() {
+    local d
+    d=$("$ffmpeg" -nostdin -i "$1" 2>&1 | sed -n 's/.*Duration: \([0-9:.]*\),.*/\1/p' | head -n 1)
+    awk -v d="$d" -v s="$(stat -c %s "$1")" \
+        'BEGIN { split(d, t, ":"); sec = t[1] * 3600 + t[2] * 60 + t[3]; if (sec <= 0) exit 1
+                 printf "%d\n", s * 8 / sec }'
+}

@@ -11,7 +11,8 @@
 #       rtx (RFC 4588 retransmissions) | pli (live x264: an unrepairable gap
 #       brings a PLI and an IDR) | api (lcv_rtp_demuxer_get_stats() from a
 #       program, against the relay's counts) | forced (-nack 1 with an
-#       RTP/AVP SDP)
+#       RTP/AVP SDP) | tail (the stream's last two packets lost: the
+#       sender's tail loss probe)
 set -eu
 build=$1 what=$2
 . "$(dirname "$0")/lib.sh"
@@ -65,6 +66,30 @@ test_rtx() {
     grep -q 'a=rtpmap:97 rtx/90000' "$work/rtx.sdp" || die "the SDP has no RTX payload type"
     [ "${restored:-0}" -gt 0 ] || die "no RTX packet was restored"
     [ $((n_ok * 100)) -ge $((n_src * 99)) ] || die "only $n_ok of $n_src frames intact with RTX"
+}
+
+# The last two packets of the stream lost (first transmissions), on top of
+# the 5 % loss: no later packet shows the receiver the gap. The sender
+# sends its last packet once more before the BYE (a tail loss probe; only
+# to receivers that NACK); that copy shows the gap, and the BYE waits while
+# the NACKs come.
+test_tail() {
+    local in n last; in=$(clip_720p)
+    # the number of packets of the clip (the same at every run)
+    n=$("$ffmpeg" -nostdin -v verbose -i "$in" -c copy -f rtp -feedback 0 -pace 0 \
+            "rtp://127.0.0.1:$(port)?pkt_size=1200" 2>&1 > /dev/null |
+        sed -n 's/.*RTP send ([a-z]*): \([0-9]*\) packets.*/\1/p')
+    [ -n "$n" ] || die "could not count the clip's packets"
+    last=$(( (65000 + n - 1) % 65536 ))
+    RTPCAP_DROP="$(( (last + 65535) % 65536 )),$last" run_link tail "$ffmpeg" "$in"
+    local fin; fin=$(grep -h 'RTCP (final)' "$work/tail.send.log" | tail -n 1)
+    note "last packets $(( (last + 65535) % 65536 )) and $last (of $n) dropped, and $r_drop in all;" \
+         "$n_ok of $n_src frames intact"
+    note "${fin#*] }"
+    grep -qx "dropped $last" "$work/tail.relay" && grep -qx "dropped $(( (last + 65535) % 65536 ))" "$work/tail.relay" ||
+        die "the relay did not drop the last two packets"
+    echo "$fin" | grep -q '; 1 tail probes' || die "no tail probe: $fin"
+    [ "$n_ok" = "$n_src" ] || die "only $n_ok of $n_src frames intact (the last one needs the probe)"
 }
 
 # The sender ignores NACKs (nack=0): gaps cannot be repaired, so the
@@ -175,6 +200,7 @@ api)  test_api ;;
 forced) test_forced ;;
 rtx)  test_rtx ;;
 pli)  test_pli ;;
+tail) test_tail ;;
 *) die "unknown test $what" ;;
 esac
 echo "PASS: rtp-lossy-$what"
