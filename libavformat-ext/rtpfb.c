@@ -125,6 +125,7 @@ struct FFRTPFeedback {
     AVLFG lfg;
     uint8_t *rtx_buf;
     int64_t malformed_log_time;
+    int64_t first_sent;             ///< when the first packet was sent
     int64_t last_nack;              ///< when the last NACK for a packet sent arrived
     int nack_ahead;                 ///< numbers NACKed before they were sent
     int nack_early;                 ///< NACKed again within min_rtt of a resend
@@ -174,6 +175,8 @@ static void on_sent(void *opaque, AVBufferRef **bufs, const int *sizes, int nb)
     int bytes = 0;
 
     pthread_mutex_lock(&fb->lock);
+    if (!fb->first_sent)
+        fb->first_sent = now;
     for (int i = 0; i < nb; i++)
         bytes += sizes[i];
     window_trim(fb, now);
@@ -250,10 +253,17 @@ static void request_keyframe(FFRTPFeedback *fb, int64_t now)
     atomic_store(&fb->kf_pending, 1);
 }
 
-/** Bytes per second of media: what was sent in the last second. */
+/** Bytes per second of media: what was sent in the last second; in the
+ *  first second, what was sent so far over the time so far (at least
+ *  200 ms): a first keyframe at 10 % loss went over a budget computed as if
+ *  the stream had sent nothing before it, and its frames were lost. */
 static double media_rate(FFRTPFeedback *fb)
 {
-    window_trim(fb, av_gettime_relative());
+    int64_t now = av_gettime_relative();
+
+    window_trim(fb, now);
+    if (fb->first_sent && now - fb->first_sent < 1000000)
+        return fb->win_bytes * 1e6 / FFMAX(now - fb->first_sent, 200000);
     return fb->win_bytes;
 }
 

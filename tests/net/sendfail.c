@@ -12,7 +12,17 @@
  *   enobufs:N    every Nth send, sendto, sendmsg or sendmmsg on a UDP socket
  *                fails with ENOBUFS, sending nothing
  *   eagain:N     the same with EAGAIN
- * Each injected failure is counted and the total written to stderr at exit.
+ *   drop:PPM[:SEED]
+ *                RTP datagrams (not RTCP: a second byte of 200 to 207) sent
+ *                on a UDP socket are dropped with probability PPM per
+ *                million and reported as sent: a lossy link right behind
+ *                the sender, retransmissions included, where the relay
+ *                cannot sit (an RTSP session). One decision per datagram
+ *                in the order they are sent, from SEED (default 1). A GSO
+ *                message (many datagrams in one) passes whole: use it with
+ *                send_mode mmsg.
+ * Each injected failure (or drop) is counted and the total written to
+ * stderr at exit.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -30,9 +40,11 @@
 #endif
 
 static int mode, every;
+static long drop_ppm;
+static unsigned long long drop_seed = 1;
 static atomic_long calls, injected;
 
-enum { NONE, GSO_EIO, MMSG_ENOSYS, ENOBUFS_N, EAGAIN_N };
+enum { NONE, GSO_EIO, MMSG_ENOSYS, ENOBUFS_N, EAGAIN_N, DROP };
 
 __attribute__((constructor)) static void init(void)
 {
@@ -47,6 +59,13 @@ __attribute__((constructor)) static void init(void)
         mode = ENOBUFS_N, every = atoi(m + 8);
     else if (!strncmp(m, "eagain:", 7))
         mode = EAGAIN_N, every = atoi(m + 7);
+    else if (!strncmp(m, "drop:", 5)) {
+        char *end;
+        mode     = DROP;
+        drop_ppm = strtol(m + 5, &end, 10);
+        if (*end == ':')
+            drop_seed = strtoull(end + 1, NULL, 10);
+    }
     if (every < 1)
         every = 1;
 }
@@ -85,6 +104,36 @@ static int fail_nth(int fd)
     return 1;
 }
 
+/* 1 if this datagram (first bytes p, n of them) is to be dropped */
+static int drop_it(int fd, const unsigned char *p, size_t n)
+{
+    unsigned long long z;
+
+    if (mode != DROP || n < 12 || (p[0] >> 6) != 2 || (p[1] >= 200 && p[1] <= 207) || !is_udp(fd))
+        return 0;
+    z = drop_seed + (unsigned long long)(atomic_fetch_add(&calls, 1) + 1) * 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    if (((z ^ (z >> 31)) >> 32) % 1000000 >= (unsigned long long)drop_ppm)
+        return 0;
+    atomic_fetch_add(&injected, 1);
+    return 1;
+}
+
+static int drop_msg(int fd, const struct msghdr *m)
+{
+    return m->msg_iovlen && !has_gso(m) &&
+           drop_it(fd, m->msg_iov[0].iov_base, m->msg_iov[0].iov_len);
+}
+
+static size_t msg_len(const struct msghdr *m)
+{
+    size_t len = 0;
+    for (size_t i = 0; i < m->msg_iovlen; i++)
+        len += m->msg_iov[i].iov_len;
+    return len;
+}
+
 ssize_t send(int fd, const void *buf, size_t len, int flags)
 {
     static ssize_t (*real)(int, const void *, size_t, int);
@@ -92,6 +141,8 @@ ssize_t send(int fd, const void *buf, size_t len, int flags)
         real = dlsym(RTLD_NEXT, "send");
     if (fail_nth(fd))
         return -1;
+    if (drop_it(fd, buf, len))
+        return len;
     return real(fd, buf, len, flags);
 }
 
@@ -103,6 +154,8 @@ ssize_t sendto(int fd, const void *buf, size_t len, int flags,
         real = dlsym(RTLD_NEXT, "sendto");
     if (fail_nth(fd))
         return -1;
+    if (drop_it(fd, buf, len))
+        return len;
     return real(fd, buf, len, flags, to, tolen);
 }
 
@@ -118,6 +171,8 @@ ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
     }
     if (fail_nth(fd))
         return -1;
+    if (drop_msg(fd, m))
+        return msg_len(m);
     return real(fd, m, flags);
 }
 
@@ -145,5 +200,22 @@ int sendmmsg(int fd, struct mmsghdr *v, unsigned int n, int flags)
     }
     if (fail_nth(fd))
         return -1;
+    if (mode == DROP) {
+        /* one message at a time, the dropped ones reported as sent */
+        static ssize_t (*real_msg)(int, const struct msghdr *, int);
+        if (!real_msg)
+            real_msg = dlsym(RTLD_NEXT, "sendmsg");
+        for (unsigned i = 0; i < n; i++) {
+            ssize_t r;
+            if (drop_msg(fd, &v[i].msg_hdr)) {
+                v[i].msg_len = msg_len(&v[i].msg_hdr);
+                continue;
+            }
+            if ((r = real_msg(fd, &v[i].msg_hdr, flags)) < 0)
+                return i ? (int)i : -1;
+            v[i].msg_len = r;
+        }
+        return n;
+    }
     return real(fd, v, n, flags);
 }

@@ -173,3 +173,54 @@ bitrate() {
         'BEGIN { split(d, t, ":"); sec = t[1] * 3600 + t[2] * 60 + t[3]; if (sec <= 0) exit 1
                  printf "%d\n", s * 8 / sec }'
 }
+
+# idr_costs PCAP RELAY_LOG DELAY_MS FRAME_MS: for the first transmissions
+# the relay dropped (RELAY_LOG's "dropped SEQ"; its capture PCAP, the relay
+# at p_relay): each loss that broke a good picture (the first after the
+# end of the previous IDR, at least 1.5 s into the stream and 350 ms after
+# that IDR began, so that keyframe_min_interval cannot hold a request back)
+# and the IDR that restored it: one line "SEQ FROM_LOSS_MS FROM_REQUEST_MS"
+# each: when the IDR's last packet reached the receiver (relay + DELAY_MS)
+# less when the lost packet reached the relay, and less when the
+# receiver's first NACK or PLI after the loss reached the relay.
+idr_costs() {
+    tshark -r "$1" -d "udp.port==$p_relay,rtp" -d "udp.port==$((p_relay + 1)),rtcp" \
+        -Y "(udp.dstport == $p_relay && rtp) || (udp.dstport == $((p_relay + 1)) && (rtcp.pt == 205 || rtcp.pt == 206))" \
+        -T fields -E separator=' ' -E occurrence=a -E aggregator=, \
+        -e frame.time_epoch -e udp.dstport -e rtp.seq -e rtp.timestamp -e rtp.payload 2>/dev/null |
+    awk -v relay="$2" -v d="$3" -v rp="$p_relay" '
+        function h(s,  i, v) { v = 0; s = tolower(s)
+            for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+            return v }
+        BEGIN { while ((getline l < relay) > 0) if (split(l, f, " ") == 2 && f[1] == "dropped") drop[f[2]] = 1 }
+        {
+            t = $1 * 1000
+            if (t0 == "") t0 = t
+            if ($2 != rp) { req[nr++] = t; next }
+            seq = $3; ts = $4
+            if (seq in seen) next           # a retransmission
+            seen[seq] = 1
+            if (!(ts in start)) { start[ts] = t; order[no++] = ts }
+            end[ts] = t
+            p = $5; gsub(":", "", p)
+            n = h(substr(p, 1, 2)) % 32
+            if (n == 28) { fu = h(substr(p, 3, 2)); n = int(fu / 128) % 2 ? fu % 32 : -1 }
+            if (n == 5) idr[ts] = 1
+            if (seq in drop) { lost[nl] = t; lseq[nl++] = seq }
+        }
+        END {
+            # the IDRs in order
+            for (i = 0; i < no; i++) if (order[i] in idr) { is[ni] = start[order[i]]; ie[ni++] = end[order[i]] }
+            k = 0; r = 0; prev_end = -1e18; prev_start = -1e18; last_counted = -1e18
+            for (j = 0; j < nl; j++) {
+                tl = lost[j]
+                while (k < ni && is[k] <= tl) { prev_start = is[k]; prev_end = ie[k]; k++ }
+                if (k == ni) break                      # no IDR after it
+                if (tl < t0 + 1500 || tl - prev_start < 350 || last_counted > prev_end) continue
+                if (prev_end > tl) continue             # lost inside the previous IDR
+                last_counted = tl
+                while (r < nr && req[r] < tl) r++
+                printf "%s %.1f %.1f\n", lseq[j], ie[k] + d - tl, r < nr ? ie[k] + d - req[r] : -1
+            }
+        }'
+}

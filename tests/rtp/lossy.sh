@@ -12,7 +12,9 @@
 #       brings a PLI and an IDR) | api (lcv_rtp_demuxer_get_stats() from a
 #       program, against the relay's counts) | forced (-nack 1 with an
 #       RTP/AVP SDP) | tail (the stream's last two packets lost: the
-#       sender's tail loss probe)
+#       sender's tail loss probe) | idr (live encoding, a loss the sender
+#       cannot repair: the IDR within RTT + 2 frames) | rtsp (RTSP
+#       publish -> listen with loss at the publisher)
 set -eu
 build=$1 what=$2
 . "$(dirname "$0")/lib.sh"
@@ -90,6 +92,82 @@ test_tail() {
         die "the relay did not drop the last two packets"
     echo "$fin" | grep -q '; 1 tail probes' || die "no tail probe: $fin"
     [ "$n_ok" = "$n_src" ] || die "only $n_ok of $n_src frames intact (the last one needs the probe)"
+}
+
+# Live encoding, a loss that cannot be repaired (the sender keeps no
+# history: -nack_history 0): the receiver's NACK reaches a sender that
+# cannot answer it, which asks its encoder for a keyframe at once; the IDR
+# must be complete at the receiver within one RTT plus two frame intervals
+# (20 + 2 x 40 ms) of the NACK or PLI that showed the loss (idr_costs in
+# lib.sh; keyframe_min_interval at its default, 0.3 s).
+test_idr() {
+    ports
+    relay idr 20000 1 "$DELAY" 7 0
+    local src="testsrc2=s=640x360:r=25" enc=(-c:v libx264 -preset ultrafast -tune zerolatency -g 1000
+        -b:v 1M -maxrate 1M -bufsize 250k)
+    "$ffmpeg" -nostdin -v error -f lavfi -i "$src:d=1" "${enc[@]}" -frames 1 -f rtp \
+        -sdp_file "$work/idr.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
+    timeout 60 "$ffmpeg" -nostdin -v verbose -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
+        -i "$work/idr.sdp" -f null - 2> "$work/idr.recv.log" &
+    recv_pid=$!
+    wait_udp "$p_recv"
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "$src:d=10" "${enc[@]}" -f rtp -ssrc "$SSRC" \
+        -nack_history 0 -stats_file "$work/idr.json" -stats_interval 0 "$(url)" \
+        > "$work/idr.send.log" 2>&1 || die "idr: sender failed"
+    wait "$recv_pid" || true
+    wait "$relay_pid" || true
+    relay_counts idr
+    idr_costs "$work/idr.pcap" "$work/idr.relay" "$DELAY" 40 > "$work/idr.costs"
+    local n worst worst_loss
+    n=$(wc -l < "$work/idr.costs")
+    worst=$(awk '{ if ($3 > m) m = $3 } END { print m + 0 }' "$work/idr.costs")
+    worst_loss=$(awk '{ if ($2 > m) m = $2 } END { print m + 0 }' "$work/idr.costs")
+    note "relay dropped $r_drop of $r_in; sender: $(json "$work/idr.json" keyframe_requests) keyframe requests"
+    note "$n losses that broke a good picture: IDR complete at the receiver" \
+         "$(awk '{ printf "%s%s", s, $3; s = ", " }' "$work/idr.costs") ms after the receiver's request" \
+         "(worst $worst; from the loss itself: worst $worst_loss ms)"
+    [ "$n" -ge 3 ] || die "only $n losses to measure"
+    awk -v w="$worst" 'BEGIN { exit !(w > 0 && w <= 100) }' ||
+        die "an IDR came $worst ms after the request (at most RTT 20 + 2 frames of 40 ms)"
+}
+
+# RTSP: a publisher (-f rtsp over UDP) to ffmpeg's listen mode, 5 % of
+# the publisher's RTP datagrams lost, retransmissions included. The relay
+# cannot sit inside an RTSP session (the ports are negotiated), so the loss
+# is made at the publisher's sends (tests/net/sendfail.c drop:PPM, one
+# datagram per message: send_mode mmsg). The listener must NACK to the
+# publisher (patches/0021) and recover; stock FFmpeg as the listener must not.
+rtsp_run() {
+    local name=$1 bin=$2 in=$3 p r
+    p=$(port)
+    timeout 60 "$bin" -nostdin -v verbose -rtsp_flags listen -timeout 20 -i "rtsp://127.0.0.1:$p/live" \
+        -map 0 -fps_mode passthrough -f framemd5 "$work/$name.framemd5" > "$work/$name.recv.log" 2>&1 &
+    r=$!
+    for _ in $(seq 200); do grep -q ":$(printf '%04X' "$p") 00000000:0000 0A" /proc/net/tcp && break; sleep 0.05; done
+    LD_PRELOAD=$tools/sendfail.so SENDFAIL=drop:$LOSS:7 timeout 60 "$ffmpeg" -nostdin -v verbose -re -i "$in" \
+        -c copy -f rtsp -rtsp_transport udp -rtp_options "send_mode=mmsg:stats_file=$work/$name.json:stats_interval=0" \
+        "rtsp://127.0.0.1:$p/live" > "$work/$name.send.log" 2>&1 || die "$name: publisher failed: $(tail -3 "$work/$name.send.log")"
+    wait "$r" || true
+    [ -f "$work/$name.framemd5" ] || : > "$work/$name.framemd5"
+    compare "$name" "$in"
+    drops=$(sed -n 's/^sendfail: \([0-9]*\) failures injected/\1/p' "$work/$name.send.log")
+}
+
+test_rtsp() {
+    [ -f "$tools/sendfail.so" ] || die "$tools/sendfail.so is not built"
+    local in; in=$(clip_720p)
+    rtsp_run rtsp "$ffmpeg" "$in"
+    local ours=$n_ok nack
+    nack=$(json "$work/rtsp.json" nack_packets)
+    note "RTSP publish -> listen, 5 % of the publisher's RTP datagrams dropped (${drops:-0}, retransmissions" \
+         "included): $ours of $n_src frames intact; the publisher got ${nack:-0} NACK packets"
+    note "$(stats_line rtsp)"
+    [ "${drops:-0}" -gt 40 ] || die "only ${drops:-0} datagrams dropped: the test tested too little"
+    [ "${nack:-0}" -gt 0 ] || die "no NACK reached the publisher"
+    [ $((ours * 100)) -ge $((n_src * 99)) ] || die "only $ours of $n_src frames intact over RTSP"
+    rtsp_run rtsp-stock "$stock" "$in"
+    note "stock FFmpeg listening: $n_ok of $n_src frames intact"
+    [ $((n_ok * 100)) -lt $((n_src * 99)) ] || die "stock's listener got $n_ok of $n_src: the test is too easy"
 }
 
 # The sender ignores NACKs (nack=0): gaps cannot be repaired, so the
@@ -201,6 +279,8 @@ forced) test_forced ;;
 rtx)  test_rtx ;;
 pli)  test_pli ;;
 tail) test_tail ;;
+idr)  test_idr ;;
+rtsp) test_rtsp ;;
 *) die "unknown test $what" ;;
 esac
 echo "PASS: rtp-lossy-$what"
