@@ -35,6 +35,7 @@
 #include "libavutil/mem.h"
 
 #include "lcvrtcp.h"
+#include "lcvrtp.h"
 
 static int32_t sext24(uint32_t v)
 {
@@ -908,11 +909,21 @@ void lcv_rtcp_pool_free(LCVRTCPPool **pp)
     av_buffer_pool_uninit(&p->pool);
 }
 
+unsigned lcv_rtcp_version(void)
+{
+    return LCV_RTCP_VERSION_INT;
+}
+
+unsigned lcv_rtp_version(void)
+{
+    return LCV_RTP_VERSION_INT;
+}
+
 #if !CONFIG_RTP_MUXER
 /* The muxer's part of the public API, for builds without the rtp muxer
  * (rtpenc_ext.c has the real ones): no stream has a feedback reader. */
 int lcv_rtp_muxer_get_stats(struct AVFormatContext *s, int stream_index,
-                            LCVRTPSenderStats *st)
+                            LCVRTPSenderStats *st, size_t size)
 {
     return AVERROR(ENOSYS);
 }

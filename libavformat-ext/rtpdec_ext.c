@@ -59,21 +59,35 @@
  * into the original packet (sequence number from the OSN, payload type from
  * apt, SSRC of the media stream) before anything else sees them.
  *
- * Nothing here allocates after ff_rtpdec_ext_open().
+ * Access units (H.264, HEVC; au_marker, on by default): FFmpeg's parser
+ * completes an access unit when the next one starts, a frame interval
+ * after its last packet arrived. Here the depacketized pieces of one RTP
+ * timestamp are gathered and handed on as one packet at the marker bit
+ * (RFC 6184 and RFC 7798 set it on the last packet of an access unit),
+ * and the parser is told it gets complete frames (AVSTREAM_PARSE_HEADERS).
+ * A marker bit on a packet without a slice (parameter sets sent apart) does
+ * not end the access unit; a new timestamp ends the previous one whose
+ * marker never came.
+ *
+ * Nothing here allocates after ff_rtpdec_ext_open(), except the access
+ * unit buffer, which grows to the largest access unit seen.
  */
 
 #include "config.h"
 #include "config_components.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <string.h>
 
+#include "libavcodec/defs.h"
 #include "libavutil/avstring.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/mem.h"
 #include "libavutil/time.h"
 
 #include "avformat.h"
+#include "internal.h"
 #include "lcvrtcp.h"
 
 #if CONFIG_RTPDEC
@@ -138,6 +152,14 @@ struct FFRTPDecExt {
     int64_t twcc_epoch;         ///< the first arrival: reference times count from it
     int64_t twcc_due;
     uint8_t twcc_fb_count;
+
+    /* access units gathered until their marker bit */
+    int au_codec;               ///< AV_CODEC_ID_H264 or _HEVC; 0: off
+    uint8_t *au_buf;
+    unsigned au_size, au_cap;
+    uint32_t au_ts;
+    int au_vcl;                 ///< the gathered pieces hold a slice
+    AVPacket *au_props;         ///< the first piece's properties (no data)
     LCVRTCPTwccItem twcc_items[TWCC_MAX_REPORT];
 
     LCVRTPReceiveStats st;
@@ -252,11 +274,23 @@ int ff_rtpdec_ext_open(RTPDemuxContext *s, const FFRTPDecExtSdp *sdp,
             return AVERROR(ENOMEM);
         }
     }
+    if (opts->au_marker && s->st && (s->st->codecpar->codec_id == AV_CODEC_ID_H264 ||
+                                     s->st->codecpar->codec_id == AV_CODEC_ID_HEVC) &&
+        ffstream(s->st)->need_parsing == AVSTREAM_PARSE_FULL && !ffstream(s->st)->parser) {
+        if (!(e->au_props = av_packet_alloc())) {
+            av_freep(&e->twcc_arrival);
+            av_free(e);
+            return AVERROR(ENOMEM);
+        }
+        e->au_codec = s->st->codecpar->codec_id;
+        ffstream(s->st)->need_parsing = AVSTREAM_PARSE_HEADERS;
+    }
     s->ext = e;
     av_log(s->ic, AV_LOG_VERBOSE, "RTP stream PT %d: NACK %s, %s, RTX PT %d, reorder wait at most %"PRId64" ms, "
-           "transport-cc feedback %s\n",
+           "transport-cc feedback %s, access units %s\n",
            s->payload_type, e->nack ? "on" : "off", e->pli ? "PLI" : e->fir ? "FIR" : "no keyframe requests",
-           e->rtx_pt, e->max_wait / 1000, e->twcc_id ? "on" : "off");
+           e->rtx_pt, e->max_wait / 1000, e->twcc_id ? "on" : "off",
+           e->au_codec ? "at the marker bit" : "by the parser");
     return 0;
 }
 
@@ -282,6 +316,8 @@ void ff_rtpdec_ext_close(RTPDemuxContext *s)
     if (s->ext->st.packets)
         log_stats(s, " at the end");
     av_freep(&s->ext->twcc_arrival);
+    av_freep(&s->ext->au_buf);
+    av_packet_free(&s->ext->au_props);
     av_freep(&s->ext);
 }
 
@@ -595,6 +631,97 @@ int ff_rtpdec_ext_packet(RTPDemuxContext *s, uint8_t *buf, int *len)
     return track(s, e, AV_RB16(buf + 2), av_gettime_relative());
 }
 
+/** Whether depacketized data (Annex B) holds a slice NAL unit. */
+static int has_slice(int codec, const uint8_t *p, int size)
+{
+    for (int i = 0; i + 3 < size; i++) {
+        int type;
+        if (p[i] || p[i + 1] || p[i + 2] != 1) {
+            if (p[i + 2] > 1)
+                i += 2;             /* no start code can begin before i + 3 */
+            continue;
+        }
+        type = codec == AV_CODEC_ID_H264 ? p[i + 3] & 0x1f : (p[i + 3] >> 1) & 0x3f;
+        if (codec == AV_CODEC_ID_H264 ? type >= 1 && type <= 5 : type <= 31)
+            return 1;
+        i += 2;
+    }
+    return 0;
+}
+
+/** Move the gathered access unit into pkt. */
+static int au_out(FFRTPDecExt *e, AVPacket *pkt)
+{
+    int ret;
+
+    av_packet_unref(pkt);
+    if ((ret = av_new_packet(pkt, e->au_size)) < 0)
+        return ret;
+    memcpy(pkt->data, e->au_buf, e->au_size);
+    if ((ret = av_packet_copy_props(pkt, e->au_props)) < 0)
+        return ret;
+    av_packet_unref(e->au_props);
+    e->au_size = 0;
+    e->au_vcl  = 0;
+    return 0;
+}
+
+/** Append pkt's data (and its properties, if it is the first piece). */
+static int au_add(FFRTPDecExt *e, AVPacket *pkt, uint32_t timestamp)
+{
+    int ret;
+
+    if (e->au_size + (uint64_t)pkt->size > INT_MAX - AV_INPUT_BUFFER_PADDING_SIZE)
+        return AVERROR_INVALIDDATA;
+    if (!e->au_size) {
+        if ((ret = av_packet_copy_props(e->au_props, pkt)) < 0)
+            return ret;
+        e->au_ts = timestamp;
+    }
+    if (e->au_size + pkt->size > e->au_cap) {
+        /* keeps the contents; grows by about an eighth at least */
+        uint8_t *buf = av_fast_realloc(e->au_buf, &e->au_cap, e->au_size + pkt->size);
+        if (!buf)
+            return AVERROR(ENOMEM);
+        e->au_buf = buf;
+    }
+    memcpy(e->au_buf + e->au_size, pkt->data, pkt->size);
+    e->au_size += pkt->size;
+    e->au_vcl |= has_slice(e->au_codec, pkt->data, pkt->size);
+    av_packet_unref(pkt);
+    return 0;
+}
+
+int ff_rtpdec_ext_au(RTPDemuxContext *s, AVPacket *pkt, uint32_t timestamp, int flags, int rv)
+{
+    FFRTPDecExt *e = s->ext;
+    int ret;
+
+    if (!e || !e->au_codec || rv < 0)
+        return rv;
+    if (!pkt->size) {
+        av_packet_unref(pkt);
+        return AVERROR(EAGAIN);
+    }
+    if (e->au_size && timestamp != e->au_ts) {
+        /* the previous access unit's marker never came: it ends here, and
+         * this piece begins the next one (whose marker, if this piece has
+         * it, hands it on with the next packet) */
+        AVPacket *cur = av_packet_clone(pkt);
+        if (!cur)
+            return AVERROR(ENOMEM);
+        if ((ret = au_out(e, pkt)) >= 0)
+            ret = au_add(e, cur, timestamp);
+        av_packet_free(&cur);
+        return ret < 0 ? ret : 0;
+    }
+    if ((ret = au_add(e, pkt, timestamp)) < 0)
+        return ret;
+    if ((flags & RTP_FLAG_MARKER) && e->au_vcl)
+        return au_out(e, pkt);
+    return AVERROR(EAGAIN);
+}
+
 void ff_rtpdec_ext_skip(RTPDemuxContext *s, uint16_t seq)
 {
     FFRTPDecExt *e = s->ext;
@@ -761,10 +888,12 @@ void ff_rtpdec_ext_get_stats(const RTPDemuxContext *s, LCVRTPReceiveStats *st)
     st->reorder_wait_ms = reorder_wait(s->ext) / 1000.0;
 }
 
-int lcv_rtp_demuxer_get_stats(AVFormatContext *s, int stream_index, LCVRTPReceiveStats *st)
+int lcv_rtp_demuxer_get_stats(AVFormatContext *s, int stream_index, LCVRTPReceiveStats *st, size_t size)
 {
     const RTSPState *rt;
 
+    if (!st || !size)
+        return AVERROR(EINVAL);
     if (!s->iformat || (strcmp(s->iformat->name, "sdp") && strcmp(s->iformat->name, "rtsp")))
         return AVERROR(ENOSYS);
     rt = s->priv_data;
@@ -775,7 +904,14 @@ int lcv_rtp_demuxer_get_stats(AVFormatContext *s, int stream_index, LCVRTPReceiv
         const RTPDemuxContext *r = rtsp_st->transport_priv;
         if (rtsp_st->stream_index != stream_index || !r || !r->ext)
             continue;
-        ff_rtpdec_ext_get_stats(r, st);
+        {
+            /* at most the caller's size: a program built against another
+             * version of lcvrtp.h gets the fields it knows */
+            LCVRTPReceiveStats all;
+            ff_rtpdec_ext_get_stats(r, &all);
+            memset(st, 0, size);
+            memcpy(st, &all, FFMIN(size, sizeof(all)));
+        }
         return 0;
     }
     return AVERROR(ENOSYS);
@@ -891,7 +1027,7 @@ int ff_rtsp_ext_listen_remote(AVFormatContext *s, RTSPStream *rtsp_st, int clien
 
 #else /* !CONFIG_RTPDEC: no RTP demuxer (e.g. --disable-network) */
 
-int lcv_rtp_demuxer_get_stats(AVFormatContext *s, int stream_index, LCVRTPReceiveStats *st)
+int lcv_rtp_demuxer_get_stats(AVFormatContext *s, int stream_index, LCVRTPReceiveStats *st, size_t size)
 {
     return AVERROR(ENOSYS);
 }

@@ -26,6 +26,7 @@
 
 #include "avformat.h"
 #include "lcvrtcp.h"
+#include "lcvrtp.h"
 #include "url.h"
 
 struct RTPDemuxContext;
@@ -53,6 +54,7 @@ typedef struct FFRTPDecExtOpts {
     int have_max_delay;         ///< max_delay below was noted before FFmpeg's default
     int64_t max_delay;          ///< the user's max_delay in µs, -1 if not set
     int nack_max_retries;
+    int au_marker;              ///< H.264/HEVC: hand on access units at the marker bit
 } FFRTPDecExtOpts;
 
 typedef struct FFRTPDecExt FFRTPDecExt;
@@ -80,6 +82,17 @@ void ff_rtpdec_ext_close(struct RTPDemuxContext *s);
  *         duplicate, with NACKs on) to drop the packet
  */
 int ff_rtpdec_ext_packet(struct RTPDemuxContext *s, uint8_t *buf, int *len);
+
+/**
+ * After the depacketizer made pkt (rv its return value) from a packet with
+ * this RTP timestamp and flags: for H.264 and HEVC with au_marker, the
+ * pieces of an access unit are gathered and the whole access unit is handed
+ * on when its marker bit arrives (or, if that never comes, when the next
+ * access unit begins), so that FFmpeg's parser need not wait for the next
+ * one to start (one frame interval). Returns rv, 0 with pkt holding a
+ * whole access unit, or AVERROR(EAGAIN) (pkt empty) while gathering.
+ */
+int ff_rtpdec_ext_au(struct RTPDemuxContext *s, AVPacket *pkt, uint32_t timestamp, int flags, int rv);
 
 /** The demuxer skips the packets before seq (it gives up waiting). */
 void ff_rtpdec_ext_skip(struct RTPDemuxContext *s, uint16_t seq);

@@ -579,13 +579,20 @@ static FFRTPFeedback *stream_feedback(AVFormatContext *s, int stream_index)
     return NULL;
 }
 
-int lcv_rtp_muxer_get_stats(AVFormatContext *s, int stream_index, LCVRTPSenderStats *st)
+int lcv_rtp_muxer_get_stats(AVFormatContext *s, int stream_index, LCVRTPSenderStats *st, size_t size)
 {
     FFRTPFeedback *fb = stream_feedback(s, stream_index);
+    LCVRTPSenderStats all;
 
     if (!fb)
         return AVERROR(ENOSYS);
-    ff_rtpfb_get_stats(fb, st);
+    if (!st || !size)
+        return AVERROR(EINVAL);
+    /* at most the caller's size: a program built against another version
+     * of lcvrtp.h gets the fields it knows */
+    ff_rtpfb_get_stats(fb, &all);
+    memset(st, 0, size);
+    memcpy(st, &all, FFMIN(size, sizeof(all)));
     return 0;
 }
 

@@ -25,6 +25,7 @@
 
 #include "avformat.h"
 #include "lcvrtcp.h"
+#include "lcvrtp.h"
 #include "rtpsend.h"
 
 typedef struct FFRTPFeedbackConfig {

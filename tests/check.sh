@@ -193,7 +193,7 @@ done
 echo "== loss recovery in FFmpeg's RTP receiver: 720p at 4 Mbit/s, 5 % loss on retransmissions too,"
 echo "   20 ms RTT; RTX; PLI from an unrepairable gap; the last packets lost; the IDR after an"
 echo "   unrepairable loss; RTSP with loss (127.0.0.1)"
-for t in link rtx pli api forced tail idr rtsp; do
+for t in link rtx pli api forced tail idr rtsp au; do
     run "rtp-lossy-$t" "$top/tests/rtp/lossy.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-lossy-$t.log"
 done

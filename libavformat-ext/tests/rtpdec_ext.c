@@ -2,7 +2,8 @@
  * Unit test of the RTP demuxer's loss recovery (rtpdec_ext.c): the NACKs it
  * sends are parsed back with lcv_rtcp and compared with the numbers the
  * test left out; RTX packets are checked byte for byte against the packet
- * they carry; hostile sequences must keep the state bounded.
+ * they carry; hostile sequences must keep the state bounded; access units
+ * gathered at the marker bit are compared with the pieces put in.
  *
  * This file is part of FFmpeg.
  *
@@ -27,7 +28,9 @@
 #include "libavutil/intreadwrite.h"
 #include "libavutil/mem.h"
 #include "libavutil/time.h"
+#include "libavformat/avformat.h"
 #include "libavformat/avio.h"
+#include "libavformat/internal.h"
 #include "libavformat/lcvrtcp.h"
 #include "libavformat/rtpdec.h"
 #include "libavformat/rtpdec_ext.h"
@@ -278,11 +281,107 @@ static void check_hostile(void)
     ff_rtpdec_ext_close(&s);
 }
 
+/* one depacketized piece: a start code and NAL header byte(s) nal (none:
+ * an FU continuation), then n bytes counting from fill; the RTP timestamp
+ * and marker; returns what ff_rtpdec_ext_au() returns, pkt as it leaves */
+static int piece(RTPDemuxContext *s, AVPacket *pkt, uint8_t *ref, int *ref_len,
+                 int nal, int n, int fill, uint32_t ts, int marker)
+{
+    int hdr = nal >= 0 ? 5 : 0;
+    av_packet_unref(pkt);
+    if (av_new_packet(pkt, hdr + n) < 0)
+        return AVERROR(ENOMEM);
+    if (hdr) {
+        AV_WB32(pkt->data, 1);
+        pkt->data[4] = nal;
+    }
+    for (int i = 0; i < n; i++)
+        pkt->data[hdr + i] = 0x80 | ((fill + i) & 0x7f);    /* never a start code */
+    pkt->pts = ts;
+    pkt->stream_index = 0;
+    if (ref) {
+        memcpy(ref + *ref_len, pkt->data, pkt->size);
+        *ref_len += pkt->size;
+    }
+    return ff_rtpdec_ext_au(s, pkt, ts, marker ? RTP_FLAG_MARKER : 0, 0);
+}
+
+static void check_au(void)
+{
+    RTPDemuxContext s;
+    FFRTPDecExtSdp sdp = { 0 };
+    FFRTPDecExtOpts opts = { .nack = -1, .max_delay = -1, .nack_max_retries = 10, .au_marker = 1 };
+    AVFormatContext *ic = avformat_alloc_context();
+    AVStream *st = ic ? avformat_new_stream(ic, NULL) : NULL;
+    AVPacket *pkt = av_packet_alloc();
+    static uint8_t ref[300000];
+    int ref_len = 0, ret;
+
+    if (!st || !pkt) {
+        CHECK(0);
+        goto end;
+    }
+    memset(&s, 0, sizeof(s));
+    s.ic = ic;
+    s.st = st;
+    s.payload_type = 96;
+    st->codecpar->codec_id = AV_CODEC_ID_H264;
+    ffstream(st)->need_parsing = AVSTREAM_PARSE_FULL;
+    CHECK(ff_rtpdec_ext_open(&s, &sdp, &opts, 0) >= 0);
+    CHECK(ffstream(st)->need_parsing == AVSTREAM_PARSE_HEADERS);
+
+    /* parameter sets with a marker bit of their own (no slice: the access
+     * unit goes on), a slice in 150 FU pieces (the buffer grows under
+     * them), the marker on the last: one packet, the pieces in order */
+    CHECK(piece(&s, pkt, ref, &ref_len, 0x67, 20, 0, 1000, 1) == AVERROR(EAGAIN) && !pkt->size);
+    CHECK(piece(&s, pkt, ref, &ref_len, 0x68, 4, 50, 1000, 0) == AVERROR(EAGAIN));
+    CHECK(piece(&s, pkt, ref, &ref_len, 0x65, 1195, 7, 1000, 0) == AVERROR(EAGAIN));
+    for (int i = 0; i < 148; i++)
+        CHECK(piece(&s, pkt, ref, &ref_len, -1, 1198, i * 3, 1000, 0) == AVERROR(EAGAIN));
+    ret = piece(&s, pkt, ref, &ref_len, -1, 300, 11, 1000, 1);
+    CHECK(ret == 0 && pkt->size == ref_len && !memcmp(pkt->data, ref, ref_len) && pkt->pts == 1000);
+
+    /* a lost marker: the next timestamp ends the access unit, and begins
+     * the next one, which its own marker (on that same piece) ends with
+     * the packet after it */
+    ref_len = 0;
+    CHECK(piece(&s, pkt, ref, &ref_len, 0x41, 900, 1, 4000, 0) == AVERROR(EAGAIN));
+    CHECK(piece(&s, pkt, ref, &ref_len, -1, 500, 2, 4000, 0) == AVERROR(EAGAIN));
+    ret = piece(&s, pkt, NULL, NULL, 0x41, 700, 3, 7000, 1);
+    CHECK(ret == 0 && pkt->size == ref_len && !memcmp(pkt->data, ref, ref_len) && pkt->pts == 4000);
+    ret = piece(&s, pkt, NULL, NULL, 0x41, 10, 4, 10000, 1);
+    CHECK(ret == 0 && pkt->size == 705 && pkt->pts == 7000 && pkt->data[4] == 0x41);
+    ret = piece(&s, pkt, NULL, NULL, 0x41, 10, 5, 10000, 0);  /* no marker: gathered */
+    CHECK(ret == AVERROR(EAGAIN));
+    ff_rtpdec_ext_close(&s);
+
+    /* HEVC: slice types 0-31 (an IDR_W_RADL is 19: header byte 0x26) */
+    st->codecpar->codec_id = AV_CODEC_ID_HEVC;
+    ffstream(st)->need_parsing = AVSTREAM_PARSE_FULL;
+    CHECK(ff_rtpdec_ext_open(&s, &sdp, &opts, 0) >= 0);
+    CHECK(piece(&s, pkt, NULL, NULL, 0x40, 20, 0, 1000, 1) == AVERROR(EAGAIN));  /* a VPS */
+    CHECK(piece(&s, pkt, NULL, NULL, 0x26, 20, 0, 1000, 1) == 0 && pkt->size == 50);
+    ff_rtpdec_ext_close(&s);
+
+    /* au_marker 0: the depacketizer's pieces pass, the parser stays */
+    opts.au_marker = 0;
+    ffstream(st)->need_parsing = AVSTREAM_PARSE_FULL;
+    CHECK(ff_rtpdec_ext_open(&s, &sdp, &opts, 0) >= 0);
+    CHECK(ffstream(st)->need_parsing == AVSTREAM_PARSE_FULL);
+    CHECK(piece(&s, pkt, NULL, NULL, 0x67, 20, 0, 1000, 0) == 0 && pkt->size == 25);
+    ff_rtpdec_ext_close(&s);
+    printf("access units: 151 pieces gathered into one at the marker, a lost marker ended by the next timestamp\n");
+end:
+    av_packet_free(&pkt);
+    avformat_free_context(ic);
+}
+
 int main(void)
 {
     check_nack();
     check_keyframe();
     check_hostile();
+    check_au();
     if (failures)
         printf("%d check(s) failed\n", failures);
     return !!failures;

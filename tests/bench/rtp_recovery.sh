@@ -6,8 +6,9 @@
 # defaults apart from sdp_flags rtcp_to_source. Frames intact = decoded md5
 # equal to the clip decoded locally.
 # A second table has GStreamer's rtpbin as the receiver, with the settings
-# README documents (latency 500 ms, the session's bandwidth).
-#   tests/bench/rtp_recovery.sh BUILD [all|ffmpeg|gst]
+# README documents (latency 500 ms, the session's bandwidth); a third has
+# a bottleneck (small drop-tail queue) behind the random loss.
+#   tests/bench/rtp_recovery.sh BUILD [all|ffmpeg|gst|bottleneck]
 set -eu
 build=$1
 only=${2:-all}
@@ -62,7 +63,7 @@ latency() {
          printf "%s / %s", v[i50], v[i95] }' "$work/$1.lat"
 }
 
-if [ "$only" != gst ]; then
+if [ "$only" = all ] || [ "$only" = ffmpeg ]; then
 echo "### Frames intact, 8 Mbit/s 1080p25, loss on retransmissions too (relay seed 11)"
 echo
 echo "| RTT | loss | ours → ours | ours → stock | dropped (of which retransmissions), ours | receiver: recovered / lost, NACKed, RTT | added ms p50 / p95, ours | stock |"
@@ -101,22 +102,64 @@ gst() {
     compare "$name" "$in"
 }
 
-[ "$only" = ffmpeg ] && exit 0
+if [ "$only" = all ] || [ "$only" = gst ]; then
 bw=$(bitrate "$in")
 echo
 echo "### GStreamer 1.22 as the receiver: rtpbin latency 500 ms, do-retransmission, session bandwidth $bw bit/s"
 echo
-echo "| RTT | loss | ours → GStreamer | stock → GStreamer | ours → GStreamer, session bandwidth left at its default |"
-echo "|--:|---|--:|--:|--:|"
+echo "| RTT | loss | ours → GStreamer | sender: numbers NACKed, resent, repeats within an RTT not resent, over budget | stock → GStreamer | ours → GStreamer, session bandwidth left at its default |"
+echo "|--:|---|--:|---|--:|--:|"
 for rtt in 20 100; do
     for spec in "10000 1 1 %" "50000 1 5 %" "50000 3 5 %, bursts of 3" "100000 1 10 %"; do
         set -- $spec
         loss=$1 burst=$2; shift 2
         gst "gst-ours-$rtt-$loss-$burst" "$ffmpeg" "$loss" "$burst" "$rtt" "$bw"
         ours="$n_ok/$n_src"
+        nk=$(grep -h 'RTCP (final)' "$work/gst-ours-$rtt-$loss-$burst.send.log" | tail -n 1 |
+             sed -n 's/.* for \([0-9]*\) packets: \([0-9]*\) resent.* \([0-9]*\) again within a round trip.* \([0-9]*\) over budget.*/\1, \2, \3, \4/p')
         gst "gst-stock-$rtt-$loss-$burst" "$stock" "$loss" "$burst" "$rtt" "$bw"
         st="$n_ok/$n_src"
         gst "gst-def-$rtt-$loss-$burst" "$ffmpeg" "$loss" "$burst" "$rtt"
-        echo "| $rtt ms | $* | $ours | $st | $n_ok/$n_src |"
+        echo "| $rtt ms | $* | $ours | $nk | $st | $n_ok/$n_src |"
     done
 done
+fi
+
+# bn NAME SENDER LOSS_PPM RATE_KBIT: the clip from SENDER (-re -c copy,
+# defaults) through a bottleneck of RATE_KBIT with a 64 KB drop-tail queue
+# and LOSS_PPM random loss before it (retransmissions too), 20 ms round
+# trip, to this project's receiver; sets n_src n_ok r_drop r_qdrop
+bn() {
+    local name=$1 snd=$2
+    ports
+    relay "$name" "$3" 1 20 11 1 "$4" 65536
+    "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -sdp_file "$work/$name.sdp" \
+        "rtp://127.0.0.1:$p_recv" > /dev/null
+    ( timeout 90 "$ffmpeg" -nostdin -v verbose -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
+        -i "$work/$name.sdp" -map 0 -c copy -y "$work/$name.nut" 2> "$work/$name.recv.log" ) &
+    recv_pid=$!
+    wait_udp "$p_recv"
+    timeout 90 "$snd" -nostdin -v verbose -re -i "$in" -c copy -f rtp "$(url)" > "$work/$name.send.log" 2>&1 || true
+    wait "$recv_pid" || true
+    wait "$relay_pid" || true
+    relay_counts "$name"
+    "$ffmpeg" -nostdin -v error -y -i "$work/$name.nut" -map 0 -fps_mode passthrough \
+        -f framemd5 "$work/$name.framemd5" 2> /dev/null || : > "$work/$name.framemd5"
+    compare "$name" "$in"
+}
+
+if [ "$only" = all ] || [ "$only" = bottleneck ]; then
+echo
+echo "### Behind a bottleneck: 64 KB drop-tail queue, random loss before it (retransmissions too), 20 ms RTT, this project's receiver"
+echo
+echo "| link | random loss | ours → ours | dropped at random / in the queue | stock → ours | dropped at random / in the queue |"
+echo "|--:|--:|--:|--:|--:|--:|"
+for rate in 16000 12000; do
+    for loss in 20000 50000; do
+        bn "bn-ours-$rate-$loss" "$ffmpeg" "$loss" "$rate"
+        ours="$n_ok/$n_src" od="$r_drop / $r_qdrop"
+        bn "bn-stock-$rate-$loss" "$stock" "$loss" "$rate"
+        echo "| $((rate / 1000)) Mbit/s | $((loss / 10000)) % | $ours | $od | $n_ok/$n_src | $r_drop / $r_qdrop |"
+    done
+done
+fi

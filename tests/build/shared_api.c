@@ -12,6 +12,7 @@
 
 #include <libavformat/avformat.h>
 #include <libavformat/lcvrtcp.h>
+#include <libavformat/lcvrtp.h>
 #include <libavutil/error.h>
 #include <libavutil/intreadwrite.h>
 
@@ -61,8 +62,11 @@ int main(void)
 
     fc = avformat_alloc_context();
     CHECK(fc);
-    CHECK(lcv_rtp_muxer_get_stats(fc, 0, &st) == AVERROR(ENOSYS));
+    CHECK(lcv_rtp_muxer_get_stats(fc, 0, &st, sizeof(st)) == AVERROR(ENOSYS));
     CHECK(lcv_rtp_muxer_keyframe_requested(fc, 0) == 0);
+    /* the library that was linked is the one these headers describe */
+    CHECK(lcv_rtcp_version() == LCV_RTCP_VERSION_INT);
+    CHECK(lcv_rtp_version() == LCV_RTP_VERSION_INT);
     avformat_free_context(fc);
 
     printf("shared_api: %d packets built and parsed back through %s\n", n,

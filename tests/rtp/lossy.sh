@@ -14,7 +14,8 @@
 #       RTP/AVP SDP) | tail (the stream's last two packets lost: the
 #       sender's tail loss probe) | idr (live encoding, a loss the sender
 #       cannot repair: the IDR within RTT + 2 frames) | rtsp (RTSP
-#       publish -> listen with loss at the publisher)
+#       publish -> listen with loss at the publisher) | au (access units
+#       at the marker bit: the same bytes as FFmpeg's parser gives)
 set -eu
 build=$1 what=$2
 . "$(dirname "$0")/lib.sh"
@@ -170,6 +171,38 @@ test_rtsp() {
     [ $((n_ok * 100)) -lt $((n_src * 99)) ] || die "stock's listener got $n_ok of $n_src: the test is too easy"
 }
 
+# Access units at the marker bit (au_marker, patches/0022): the same
+# stream received with it and without it (FFmpeg's parser) must give the
+# same bytes with -c copy, and every frame intact.
+test_au() {
+    local in; in=$(clip_720p)
+    for m in 1 0; do
+        ports
+        relay "au$m" "$LOSS" 1 "$DELAY" 11 1
+        "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -sdp_file "$work/au$m.sdp" \
+            "rtp://127.0.0.1:$p_recv" > /dev/null
+        timeout 60 "$ffmpeg" -nostdin -v verbose -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
+            -au_marker "$m" -i "$work/au$m.sdp" -map 0 -c copy -fflags +bitexact -f nut -y "$work/au$m.nut" \
+            2> "$work/au$m.recv.log" &
+        recv_pid=$!
+        wait_udp "$p_recv"
+        timeout 60 "$ffmpeg" -nostdin -v error -re -i "$in" -c copy -f rtp "$(url)" > /dev/null 2>&1 ||
+            die "au$m: sender failed"
+        wait "$recv_pid" || true
+        wait "$relay_pid" || true
+    done
+    grep -q 'access units at the marker bit' "$work/au1.recv.log" || die "au_marker 1 did not gather access units"
+    grep -q 'access units by the parser' "$work/au0.recv.log" || die "au_marker 0 still gathers access units"
+    cmp -s "$work/au1.nut" "$work/au0.nut" ||
+        die "the stream received with au_marker differs from the parser's ($(stat -c %s "$work/au1.nut") vs $(stat -c %s "$work/au0.nut") bytes)"
+    "$ffmpeg" -nostdin -v error -i "$work/au1.nut" -map 0 -fps_mode passthrough -f framemd5 "$work/au.framemd5" \
+        2> /dev/null || true
+    compare au "$in"
+    note "5 % loss, received with and without au_marker: $(stat -c %s "$work/au1.nut") bytes each, identical;" \
+         "$n_ok of $n_src frames intact"
+    [ "$n_ok" = "$n_src" ] || die "only $n_ok of $n_src frames intact"
+}
+
 # The sender ignores NACKs (nack=0): gaps cannot be repaired, so the
 # receiver skips them and asks for a keyframe; the live encoder (-g 1000:
 # no IDR unless asked) must get the PLI and code an IDR.
@@ -234,6 +267,9 @@ test_api() {
         die "NACK packets ${v[nack_packets]} for ${v[nacked]} numbers, ${v[missing]} missing"
     [ "${v[ssrc]}" = "$((SSRC))" ] || die "SSRC ${v[ssrc]}, sent $((SSRC))"
     [ "${v[read_packets]}" -gt 0 ] || die "av_read_frame() returned nothing"
+    # a struct of an older lcvrtp.h (it ends before rtt_ms): filled to its
+    # size and not beyond
+    [ "${v[older_struct]}" = filled-to-its-size ] || die "the older struct was ${v[older_struct]}"
     note "sender: $sent RTP packets"
 }
 
@@ -281,6 +317,7 @@ pli)  test_pli ;;
 tail) test_tail ;;
 idr)  test_idr ;;
 rtsp) test_rtsp ;;
+au)   test_au ;;
 *) die "unknown test $what" ;;
 esac
 echo "PASS: rtp-lossy-$what"

@@ -19,7 +19,7 @@
 
 #include "libavcodec/avcodec.h"
 #include "libavformat/avformat.h"
-#include "libavformat/lcvrtcp.h"
+#include "libavformat/lcvrtp.h"
 #include "libavutil/opt.h"
 #include "libavutil/time.h"
 
@@ -128,7 +128,7 @@ int main(int argc, char **argv)
         }
     }
     av_usleep(50000);
-    ret = lcv_rtp_muxer_get_stats(oc, 0, &st);     /* before the trailer frees it */
+    ret = lcv_rtp_muxer_get_stats(oc, 0, &st, sizeof(st));     /* before the trailer frees it */
     av_write_trailer(oc);
 
     ok = ret >= 0 && n_out == 40 && keyframes[0] && keyframes[21] && st.pli == 1 &&
