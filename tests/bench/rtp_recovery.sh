@@ -7,8 +7,9 @@
 # equal to the clip decoded locally.
 # A second table has GStreamer's rtpbin as the receiver, with the settings
 # README documents (latency 500 ms, the session's bandwidth); a third has
-# a bottleneck (small drop-tail queue) behind the random loss.
-#   tests/bench/rtp_recovery.sh BUILD [all|ffmpeg|gst|bottleneck]
+# a bottleneck (small drop-tail queue) behind the random loss; a fourth,
+# live encoding with losses that cannot be repaired: the time to the IDR.
+#   tests/bench/rtp_recovery.sh BUILD [all|ffmpeg|gst|bottleneck|idr]
 set -eu
 build=$1
 only=${2:-all}
@@ -160,6 +161,51 @@ for rate in 16000 12000; do
         ours="$n_ok/$n_src" od="$r_drop / $r_qdrop"
         bn "bn-stock-$rate-$loss" "$stock" "$loss" "$rate"
         echo "| $((rate / 1000)) Mbit/s | $((loss / 10000)) % | $ours | $od | $n_ok/$n_src | $r_drop / $r_qdrop |"
+    done
+done
+fi
+
+# live NAME DELAY_MS BUFSIZE: live 1080p25 x264 (ultrafast, zerolatency,
+# 8 Mbit/s with a VBV buffer of BUFSIZE, which bounds an IDR's size; no
+# periodic IDR) with -nack_history 0, so that
+# no loss can be repaired, through 0.3 % loss (DELAY_MS round trip) to this
+# project's receiver; lib.sh idr_costs for each loss that broke a good
+# picture; sets costs (the lines)
+live() {
+    local name=$1 src="testsrc2=s=1920x1080:r=25,noise=alls=12:allf=t"
+    local enc=(-c:v libx264 -preset ultrafast -tune zerolatency -b:v 8M -maxrate 8M -bufsize "$3" -g 1000 -bf 0)
+    ports
+    relay "$name" 3000 1 "$2" 13 0
+    "$ffmpeg" -nostdin -v error -f lavfi -i "$src" "${enc[@]}" -frames:v 1 -f rtp -sdp_file "$work/$name.sdp" \
+        "rtp://127.0.0.1:$p_recv" > /dev/null
+    ( timeout 90 "$ffmpeg" -nostdin -v verbose -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
+        -i "$work/$name.sdp" -map 0 -c copy -f null - 2> "$work/$name.recv.log" ) &
+    recv_pid=$!
+    wait_udp "$p_recv"
+    timeout 90 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "$src" -t 20 "${enc[@]}" -f rtp -nack_history 0 \
+        -stats_file "$work/$name.json" -stats_interval 0 "$(url)" > "$work/$name.send.log" 2>&1 || true
+    wait "$recv_pid" || true
+    wait "$relay_pid" || true
+    idr_costs "$work/$name.pcap" "$work/$name.relay" "$2" 40 > "$work/$name.costs"
+}
+
+# pct FILE COLUMN: "p50 / max" of a column
+pct() {
+    sort -n -k"$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { if (!NR) { print "-"; exit }
+        i = int(NR * 0.5 + 0.5); if (i < 1) i = 1; printf "%s / %s", v[i], v[NR] }'
+}
+
+if [ "$only" = all ] || [ "$only" = idr ]; then
+echo
+echo "### Live encoding, a loss that cannot be repaired (-nack_history 0): until the IDR is complete at the receiver"
+echo
+echo "| RTT | VBV buffer | losses measured | from the receiver's NACK, ms p50 / max | from the loss, ms p50 / max | target (RTT + 2 frames) |"
+echo "|--:|--:|--:|--:|--:|--:|"
+for rtt in 20 100; do
+    for vbv in 1M 400k; do
+        live "live-$rtt-$vbv" "$rtt" "$vbv"
+        c=$work/live-$rtt-$vbv.costs
+        echo "| $rtt ms | $vbv | $(wc -l < "$c") | $(pct "$c" 3) | $(pct "$c" 2) | $((rtt + 80)) ms |"
     done
 done
 fi
