@@ -162,6 +162,10 @@ for m in gso mmsg single; do
 done
 run rtp-alloc-feedback env LD_PRELOAD="$shim" "$build/tests/rtpsend_alloc" "$("$build/tests/freeport")" 200 gso 1200 nack_history=0:pace=0
 sed 's/^/    /' "$log/rtp-alloc-feedback.log"
+# the feedback reader and the NACK history on, as by default (1 s of
+# media: full after the warm-up, so its buffers come back to the pool)
+run rtp-alloc-history env LD_PRELOAD="$shim" "$build/tests/rtpsend_alloc" "$("$build/tests/freeport")" 200 gso 1200 pace=0
+sed 's/^/    /' "$log/rtp-alloc-history.log"
 
 echo "== RTCP feedback in the muxer: loss recovery vs stock, PLI/FIR, statistics, restart, hostile RTCP;"
 echo "   receivers: FFmpeg's RTP demuxer and GStreamer's rtpbin (127.0.0.1)"
@@ -169,7 +173,7 @@ echo "   receivers: FFmpeg's RTP demuxer and GStreamer's rtpbin (127.0.0.1)"
 # machine): build it now, not while the first receiver should be starting
 # (on a new machine gst-recovery lost the stream's first frames to it)
 gst-inspect-1.0 rtpbin > /dev/null 2>&1 || echo "    gst-inspect-1.0 rtpbin failed (GStreamer tests will say why)"
-for t in sdp nack budget remb recovery keyframe stats restart hostile gst-recovery gst-rtx gst-stats gst-pli gst-restart; do
+for t in sdp nack budget remb recovery keyframe kfinterval stats restart hostile gst-recovery gst-rtx gst-stats gst-pli gst-restart; do
     run "rtp-feedback-$t" "$top/tests/rtp/feedback.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-feedback-$t.log"
 done

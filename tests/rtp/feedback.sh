@@ -5,7 +5,7 @@
 # NACK with the RTP/AVPF profile). PLI/FIR and malformed RTCP come from
 # tests/net/rtcpinject.c, which builds them by hand.
 #   tests/rtp/feedback.sh BUILD TEST
-# TEST: recovery | keyframe | stats | restart | hostile | nack | sdp | budget | remb |
+# TEST: recovery | keyframe | kfinterval | stats | restart | hostile | nack | sdp | budget | remb |
 #       gst-recovery | gst-pli | gst-restart | gst-rtx | gst-stats  (GStreamer's rtpbin as the receiver:
 #       rtpjitterbuffer with do-retransmission, rtph264depay request-keyframe)
 set -eu
@@ -125,6 +125,42 @@ test_keyframe() {
     [ "$pli" = 1 ] && [ "$fir" = 2 ] && [ "$req" = 3 ] ||
         die "PLI $pli, FIR $fir, requests $req; expected 1, 2 (the repeated FIR sequence number ignored), 3"
     note "FIR seq 7, 7 again, 8: 2 requests (the repeat ignored), each followed by an IDR within a frame"
+}
+
+# keyframe_min_interval at its default (0.3 s): three PLIs within a few ms
+# raise one keyframe request and one IDR; a fourth a second later, another
+test_kfinterval() {
+    ports
+    relay ki 0 1 0
+    live_sender ki 5 &
+    local send_pid=$! t1 t4 idrs
+    sleep 1.5
+    t1=$("$tools/rtcpinject" pli "$((p_send + 1))" "$SSRC")
+    "$tools/rtcpinject" pli "$((p_send + 1))" "$SSRC" > /dev/null
+    "$tools/rtcpinject" pli "$((p_send + 1))" "$SSRC" > /dev/null
+    sleep 1
+    t4=$("$tools/rtcpinject" pli "$((p_send + 1))" "$SSRC")
+    wait "$send_pid" || die "sender failed"
+    wait "$relay_pid"
+    local pli req
+    pli=$(json "$work/ki.json" pli); req=$(json "$work/ki.json" keyframe_requests)
+    # IDRs (distinct timestamps with NAL type 5) from the first PLI to the fourth
+    idrs=$(tshark -r "$work/ki.pcap" -d "udp.port==$p_relay,rtp" -Y "udp.dstport == $p_relay && rtp" \
+               -T fields -e frame.time_epoch -e rtp.timestamp -e rtp.payload 2>/dev/null |
+           awk -v a="$t1" -v b="$t4" '
+                function h(s,  i, v) { v = 0; s = tolower(s)
+                    for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+                    return v }
+                { t = $1 * 1e6; if (t < a || t >= b) next
+                  p = $3; gsub(":", "", p); n = h(substr(p, 1, 2)) % 32
+                  if (n == 28) { fu = h(substr(p, 3, 2)); n = int(fu / 128) % 2 ? fu % 32 : -1 }
+                  if (n == 5) ts[$2] = 1 }
+                END { n = 0; for (k in ts) n++; print n }')
+    note "3 PLIs within ms, a 4th 1 s later (keyframe_min_interval 0.3 s by default): PLI $pli," \
+         "keyframe requests $req, $idrs IDR(s) between the first and the fourth"
+    [ "$pli" = 4 ] || die "the sender counted $pli PLIs, 4 were sent"
+    [ "$req" = 2 ] || die "$req keyframe requests: expected 2 (three PLIs within the interval count once)"
+    [ "$idrs" = 1 ] || die "$idrs IDRs after the three PLIs, expected 1"
 }
 
 # check_rr_loss STATS_JSON RELAY_LOG FIRST_SEQ LABEL: the cumulative loss of
@@ -503,7 +539,7 @@ test_gst_restart() {
 
 mkinputs
 case "$what" in
-    recovery|keyframe|stats|restart|hostile|nack|sdp|budget|remb) "test_$what" ;;
+    recovery|keyframe|kfinterval|stats|restart|hostile|nack|sdp|budget|remb) "test_$what" ;;
     gst-recovery|gst-pli|gst-restart|gst-rtx|gst-stats) "test_${what/-/_}" ;;
     *) die "unknown test $what" ;;
 esac

@@ -9,9 +9,12 @@
  * prints the allocations of each run per packet. Fails unless the 2N run
  * allocates exactly as much as the N run: nothing per packet.
  * MUXER_OPTIONS (key=value:key=value) go to the rtp muxer, e.g.
- * feedback=0, or nack_history=0 (the history holds every packet of its
- * window, so a run as fast as this one grows the pool until the window is
- * full; the NACK path is measured by tests/rtp/feedback.sh instead).
+ * feedback=0, or nack_history=0. With the history on (the default, 1 s)
+ * it holds a second of media (25 of these access units, by their
+ * timestamps), full long before the warm-up ends, so every packet it
+ * drops hands its buffer back to the pool: 0 per packet too (make check
+ * runs that as well). The NACK path itself is measured by
+ * tests/rtp/feedback.sh.
  * The access units come as fast as the muxer takes them. make check runs it
  * with pace=0: with the pacer on, about 1 run in 8 counted 16 to 52
  * allocations in the N or the 2N run (the pool growing late, after the
