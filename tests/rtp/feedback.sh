@@ -530,11 +530,13 @@ test_gst_restart() {
     stop_gst
     wait "$relay_pid"
     n2=$("$ffmpeg" -nostdin -v error -i "$work/gr2.h264" -f framecrc - 2> "$work/gr2.dec.log" | grep -vc '^#' || true)
-    local pli; pli=$(json "$work/gr.json" pli)
+    local pli broken; pli=$(json "$work/gr.json" pli)
+    broken=$(grep -c 'error while decoding' "$work/gr2.dec.log" || true)
     note "GStreamer killed after 10 s, a new one 1.5 s later: it sent $pli PLI(s); it decoded $n2 frames," \
-         "$(grep -c 'error while decoding' "$work/gr2.dec.log" || true) broken"
+         "$broken broken"
     [ "${pli:-0}" -ge 1 ] || die "the new GStreamer receiver sent no PLI"
     [ "$n2" -ge 50 ] || die "the restarted receiver decoded only $n2 frames"
+    [ "$broken" = 0 ] || die "$broken of the restarted receiver's frames did not decode"
 }
 
 mkinputs
