@@ -33,7 +33,7 @@ frames=$((secs * 25))
 # still drains the previous one
 p_gro=$("$tools/freeport")
 p_nogro=$("$tools/freeport")
-[ "$p_nogro" != "$p_gro" ] || p_nogro=$((p_gro + 2))
+while [ "$p_nogro" = "$p_gro" ]; do p_nogro=$("$tools/freeport"); done
 sink_pid=
 sink_start() {  # sink_start COL
     local gro=1 port=$p_gro

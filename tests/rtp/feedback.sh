@@ -263,7 +263,8 @@ test_hostile() {
     timeout 60 "$ffmpeg" -nostdin -v verbose -re -i "$inputs/h264.mkv" -c copy -f rtp -ssrc "$SSRC" \
         -rtpflags send_bye -stats_file "$work/ho.json" -stats_interval 0 "$(url)" > "$work/ho.send.log" 2>&1 &
     local send_pid=$!
-    sleep 0.5
+    # the sender's RTCP socket must be bound, or the datagrams go nowhere
+    wait_udp "$((p_send + 1))"
     "$tools/rtcpinject" garbage "$((p_send + 1))" 600 5
     wait "$send_pid" || die "the sender stopped"
     wait "$recv_pid" || true
@@ -282,15 +283,18 @@ test_nack() {
         while [ "$q" = "$p" ]; do q=$(port); done
         "$tools/rtcpinject" nack "$p" "$((q + 1))" "$SSRC" 20 20000 "$rtx" > "$work/nack$rtx.txt" &
         local inj=$!
-        sleep 0.3
+        wait_udp "$p"       # the injector receives the RTP
         env LD_PRELOAD="$tools/malloc_count.so" MALLOC_COUNT_THREAD=rtp-send MALLOC_COUNT_FILE="$work/nack$rtx.allocs" \
             timeout 60 "$ffmpeg" -nostdin -v error -re -i "$inputs/h264.mkv" -c copy -f rtp -ssrc "$SSRC" \
             -rtx_pt "$rtx" "rtp://127.0.0.1:$p?pkt_size=1200&localrtpport=$q&localrtcpport=$((q + 1))" \
             > /dev/null 2>&1 &
         local snd=$! named=0
         # the count is per thread name: the thread must exist under it
-        sleep 1
-        grep -qsx 'rtp-send' /proc/[0-9]*/task/*/comm && named=1
+        for _ in $(seq 100); do
+            grep -qsx 'rtp-send' /proc/[0-9]*/task/*/comm && { named=1; break; }
+            kill -0 "$snd" 2>/dev/null || break
+            sleep 0.1
+        done
         wait "$snd" || die "sender failed"
         [ "$named" = 1 ] || die "no thread named rtp-send: the allocation count would be empty"
         wait "$inj" || die "NACKs unanswered: $(cat "$work/nack$rtx.txt")"
@@ -309,7 +313,7 @@ test_budget() {
     while [ "$q" = "$p" ]; do q=$(port); done
     "$tools/rtcpinject" nackall "$p" "$((q + 1))" "$SSRC" 30000 > "$work/all.txt" &
     local inj=$!
-    sleep 0.3
+    wait_udp "$p"           # the injector receives the RTP
     timeout 60 "$ffmpeg" -nostdin -v error -re -i "$inputs/h264.mkv" -c copy -f rtp -ssrc "$SSRC" \
         -nack_max_share 0.1 -nack_history 200 -stats_file "$work/all.json" -stats_interval 0 \
         "rtp://127.0.0.1:$p?pkt_size=1200&localrtpport=$q&localrtcpport=$((q + 1))" \

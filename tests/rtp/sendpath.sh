@@ -60,7 +60,7 @@ through() {
     local in=$1 size=$2 fmt=$3 name=$4; shift 4
     local p1 p2
     p1=$("$freeport"); p2=$("$freeport" 2)
-    [ "$p2" != "$p1" ] || p2=$((p1 + 2))
+    while [ "$p2" = "$p1" ]; do p2=$("$freeport"); done
     sdp_for "$in" "$p2" "$work/$name.sdp"
     receiver "$name" "$work/$name.sdp" "$fmt"
     wait_udp "$p2"
@@ -226,7 +226,7 @@ test_refused() {
     # receiver waits behind it on p2 (the relay forwards RTCP 500 ms late so
     # that the BYE cannot overtake the last RTP packets)
     p1=$("$freeport"); p2=$("$freeport")
-    [ "$p2" != "$p1" ] || p2=$((p1 + 2))
+    while [ "$p2" = "$p1" ]; do p2=$("$freeport"); done
     sdp_for "$in" "$p2" "$work/late.sdp"
     receiver late "$work/late.sdp" framemd5
     wait_udp "$p2"
