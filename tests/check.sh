@@ -213,7 +213,9 @@ run docs-manpage-rtp "$top/tests/cli/rtp-docs.sh" "$ffb" send_mode base_timestam
     pace pace_factor pace_burst pace_max_delay dscp cc min_bitrate max_bitrate
 run docs-manpage-rtp-receiver sh -c "make -C '$ffb' doc/ffmpeg-protocols.1 && \
     grep -q 'nack_max_retries' '$ffb/doc/ffmpeg-protocols.1' && grep -q 'Loss recovery of the RTP receiver' '$ffb/doc/ffmpeg-protocols.1' && \
-    '$ffb/ffmpeg' -hide_banner -h demuxer=sdp | grep -q 'nack_max_retries'"
+    grep -q 'au_marker' '$ffb/doc/ffmpeg-protocols.1' && \
+    '$ffb/ffmpeg' -hide_banner -h demuxer=sdp | grep -q 'nack_max_retries' && \
+    '$ffb/ffmpeg' -hide_banner -h demuxer=sdp | grep -q 'au_marker'"
 
 echo "== valgrind memcheck (short runs, no leaks, no errors)"
 vg="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
