@@ -89,6 +89,7 @@
 #include "avformat.h"
 #include "internal.h"
 #include "lcvrtcp.h"
+#include "lcvrtp.h"
 
 #if CONFIG_RTPDEC
 #include "rtpdec.h"

@@ -36,6 +36,7 @@
 #include "avio_internal.h"
 #include "internal.h"
 #include "lcvrtcp.h"
+#include "lcvrtp.h"
 #include "rtpcc.h"
 #include "rtpenc.h"
 #include "rtpenc_ext.h"
