@@ -94,7 +94,7 @@ rtsp_options() {
     local p r tr o out
     for tr in udp tcp; do
         p=$("$top/build/tests/freeport")
-        timeout 60 "$top/build/ffmpeg/ffmpeg" -nostdin -v error -rtsp_flags listen -timeout 20 \
+        timeout 60 "$top/build/ffmpeg/ffmpeg" -nostdin -v error -rtsp_flags listen -timeout 20000000 \
             -i "rtsp://127.0.0.1:$p/live" -f null - &
         r=$!
         for _ in $(seq 200); do grep -q ":$(printf '%04X' "$p") 00000000:0000 0A" /proc/net/tcp && break; sleep 0.05; done

@@ -182,7 +182,7 @@ test_ccfb() {
 test_rtsp() {
     local in p r; in=$(clip_720p)
     p=$(port)
-    timeout 60 "$ffmpeg" -nostdin -v verbose -rtsp_flags listen -timeout 20 \
+    timeout 60 "$ffmpeg" -nostdin -v verbose -rtsp_flags listen -timeout 20000000 \
         -i "rtsp://127.0.0.1:$p/live" -f null - > "$work/rtsp.recv.log" 2>&1 &
     r=$!
     for _ in $(seq 200); do grep -q ":$(printf '%04X' "$p") 00000000:0000 0A" /proc/net/tcp && break; sleep 0.05; done

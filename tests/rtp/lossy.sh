@@ -141,7 +141,7 @@ test_idr() {
 rtsp_run() {
     local name=$1 bin=$2 in=$3 p r
     p=$(port)
-    timeout 60 "$bin" -nostdin -v verbose -rtsp_flags listen -timeout 20 -i "rtsp://127.0.0.1:$p/live" \
+    timeout 60 "$bin" -nostdin -v verbose -rtsp_flags listen -timeout 20000000 -i "rtsp://127.0.0.1:$p/live" \
         -map 0 -fps_mode passthrough -f framemd5 "$work/$name.framemd5" > "$work/$name.recv.log" 2>&1 &
     r=$!
     for _ in $(seq 200); do grep -q ":$(printf '%04X' "$p") 00000000:0000 0A" /proc/net/tcp && break; sleep 0.05; done

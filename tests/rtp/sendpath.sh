@@ -273,7 +273,7 @@ rtsp_run() {
     local tr=$1 t=$2 p hex recv_pid
     shift 2
     p=$("$freeport")
-    timeout 60 "$ffmpeg" -nostdin -v error -rtsp_flags listen -timeout 20 -buffer_size 8388608 \
+    timeout 60 "$ffmpeg" -nostdin -v error -rtsp_flags listen -timeout 20000000 -buffer_size 8388608 \
         -i "rtsp://127.0.0.1:$p/live" -map 0 -fps_mode passthrough -f framemd5 "$work/$t.framemd5" \
         2> "$work/$t.recv.log" &
     recv_pid=$!
