@@ -688,7 +688,8 @@ static int au_add(FFRTPDecExt *e, AVPacket *pkt, uint32_t timestamp)
     }
     memcpy(e->au_buf + e->au_size, pkt->data, pkt->size);
     e->au_size += pkt->size;
-    e->au_vcl |= has_slice(e->au_codec, pkt->data, pkt->size);
+    if (!e->au_vcl)      /* once a slice is in, the rest need not be scanned */
+        e->au_vcl = has_slice(e->au_codec, pkt->data, pkt->size);
     av_packet_unref(pkt);
     return 0;
 }
