@@ -127,7 +127,7 @@ echo "== FFmpeg's own sample-free FATE suite on the patched tree (patches/0001 c
 # tarball, not a git checkout, so it fails the same way on stock FFmpeg
 fate fate-all fate IGNORE_TESTS=source
 # the same with 2 threads (-threads 2 -filter_threads 2): every slice-threaded
-# filter and codec of the suite goes through patches/0014's slicethread
+# filter and codec of the suite goes through patches/0016–0018's slicethread
 fate fate-all-threads2 fate THREADS=2 IGNORE_TESTS=source
 
 echo "== FATE references against the independent reference conversion"

@@ -19,7 +19,7 @@
 #             acknowledged rate is the clip's within 30 %.
 #   rtsp      an RTSP publisher (-f rtsp, rtp_options cc=1) to ffmpeg's listen
 #             mode: the listener's RTCP (RRs, transport-cc) reaches the
-#             publisher (patches/0021; stock sent it to the wrong ports).
+#             publisher (patches/0025; stock sent it to the wrong ports).
 #   constant  live 720p25 libx264 asked for 6 Mbit/s (-maxrate 6M -bufsize
 #             1M) through a 3 Mbit/s bottleneck with a 64 KB drop-tail queue,
 #             20 ms round trip: with cc 1, over the last 6 s of 16, the queue

@@ -137,7 +137,7 @@ test_idr() {
 # cannot sit inside an RTSP session (the ports are negotiated), so the loss
 # is made at the publisher's sends (tests/net/sendfail.c drop:PPM, one
 # datagram per message: send_mode mmsg). The listener must NACK to the
-# publisher (patches/0021) and recover; stock FFmpeg as the listener must not.
+# publisher (patches/0025) and recover; stock FFmpeg as the listener must not.
 rtsp_run() {
     local name=$1 bin=$2 in=$3 p r
     p=$(port)
@@ -171,7 +171,7 @@ test_rtsp() {
     [ $((n_ok * 100)) -lt $((n_src * 99)) ] || die "stock's listener got $n_ok of $n_src: the test is too easy"
 }
 
-# Access units at the marker bit (au_marker, patches/0022): the same
+# Access units at the marker bit (au_marker, patches/0026): the same
 # stream received with it and without it (FFmpeg's parser) must give the
 # same bytes with -c copy, and every frame intact.
 test_au() {
