@@ -610,9 +610,11 @@ int lcv_rtcp_write_rr(LCVRTCPWriter *w, uint32_t ssrc,
                       const LCVRTCPReportBlock *rb, int nb_rb);
 /** Items, a chunk per run of items of the same SSRC (31 chunks at most);
  *  an item of type ::LCV_SDES_END (len 0) stands for a chunk without items,
- *  as lcv_rtcp_sdes_next() returns one; PRIV items take their prefix; no
+ *  as lcv_rtcp_sdes_next() returns one, even between items of its SSRC; PRIV items take their prefix; no
  *  items writes an SDES without chunks. */
 int lcv_rtcp_write_sdes(LCVRTCPWriter *w, const LCVRTCPSdesItem *items, int nb_items);
+/** reason: NULL for none, or a NUL-terminated string of at most 255 bytes
+ *  (a parsed reason with NUL bytes in it is written up to the first one) */
 int lcv_rtcp_write_bye(LCVRTCPWriter *w, const uint32_t *ssrcs, int nb_ssrc,
                        const char *reason);
 int lcv_rtcp_write_app(LCVRTCPWriter *w, int subtype, uint32_t ssrc, const char name[4],
@@ -620,6 +622,10 @@ int lcv_rtcp_write_app(LCVRTCPWriter *w, int subtype, uint32_t ssrc, const char 
 /** Generic NACK for the given lost sequence numbers (any order), packed into PID/BLP pairs. */
 int lcv_rtcp_write_nack(LCVRTCPWriter *w, uint32_t ssrc, uint32_t media_ssrc,
                         const uint16_t *seqs, int nb_seqs);
+/** Bitrates here and in lcv_rtcp_write_remb() go out as mantissa and exponent:
+ *  exact up to 17 (REMB: 18) significant bits, rounded down beyond; UINT64_MAX
+ *  (what the parser reports for an overflow) as the largest mantissa with
+ *  exponent 63, which parses back to UINT64_MAX. */
 int lcv_rtcp_write_tmmb(LCVRTCPWriter *w, int fmt, uint32_t ssrc,
                         const LCVRTCPTmmbItem *items, int nb_items);
 int lcv_rtcp_write_rrr(LCVRTCPWriter *w, uint32_t ssrc, uint32_t media_ssrc);

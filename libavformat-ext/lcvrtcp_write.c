@@ -142,6 +142,15 @@ static int sdes_item_size(const LCVRTCPSdesItem *it)
     return len > 255 ? -1 : 2 + len;
 }
 
+/* Whether item i starts a chunk: the first item, a new SSRC, and an END item
+ * (a chunk without items) and the item after it, which are chunks of their
+ * own even next to items of the same SSRC. */
+static int sdes_new_chunk(const LCVRTCPSdesItem *items, int i)
+{
+    return !i || items[i].ssrc != items[i - 1].ssrc ||
+           items[i].type == LCV_SDES_END || items[i - 1].type == LCV_SDES_END;
+}
+
 int lcv_rtcp_write_sdes(LCVRTCPWriter *w, const LCVRTCPSdesItem *items, int nb_items)
 {
     int len = 0, chunks = 0, chunk = 0;
@@ -149,13 +158,14 @@ int lcv_rtcp_write_sdes(LCVRTCPWriter *w, const LCVRTCPSdesItem *items, int nb_i
 
     if (nb_items < 0)
         return AVERROR(EINVAL);
-    /* a chunk per run of items of the same SSRC: SSRC, items, END, padding
-     * to 32 bits; no items: an SDES without chunks */
+    /* a chunk per run of items of the same SSRC (an END item is a chunk of
+     * its own): SSRC, items, END, padding to 32 bits; no items: an SDES
+     * without chunks */
     for (int i = 0; i < nb_items; i++) {
         int size = sdes_item_size(&items[i]);
         if (size < 0)
             return AVERROR(EINVAL);
-        if (!i || items[i].ssrc != items[i - 1].ssrc) {
+        if (sdes_new_chunk(items, i)) {
             if (i)
                 len += (chunk + 4) & ~3;
             chunk = 4;
@@ -173,7 +183,7 @@ int lcv_rtcp_write_sdes(LCVRTCPWriter *w, const LCVRTCPSdesItem *items, int nb_i
         q = p;
         for (int i = 0; i < nb_items; i++) {
             const LCVRTCPSdesItem *it = &items[i];
-            if (!i || it->ssrc != items[i - 1].ssrc) {
+            if (sdes_new_chunk(items, i)) {
                 if (i)                  /* END and padding of the last chunk */
                     q = p + ((q - p + 4) & ~3);
                 AV_WB32(q, it->ssrc);
@@ -288,6 +298,26 @@ int lcv_rtcp_write_nack(LCVRTCPWriter *w, uint32_t ssrc, uint32_t media_ssrc,
     return 12 + 4 * items;
 }
 
+/* bitrate as mantissa (bits wide) and exponent, exact when the bitrate has
+ * at most bits significant bits, rounded down otherwise. UINT64_MAX, which
+ * the parser reports for a value beyond 64 bits, goes out as the largest
+ * mantissa with exponent 63, which parses back to UINT64_MAX. */
+static int mantissa_exp(uint64_t bitrate, int bits, uint32_t *mantissa)
+{
+    int e = 0;
+
+    if (bitrate == UINT64_MAX) {
+        *mantissa = (1u << bits) - 1;
+        return 63;
+    }
+    while (bitrate >> bits) {
+        bitrate >>= 1;
+        e++;
+    }
+    *mantissa = bitrate;
+    return e;
+}
+
 int lcv_rtcp_write_tmmb(LCVRTCPWriter *w, int fmt, uint32_t ssrc,
                         const LCVRTCPTmmbItem *items, int nb_items)
 {
@@ -303,12 +333,8 @@ int lcv_rtcp_write_tmmb(LCVRTCPWriter *w, int fmt, uint32_t ssrc,
     if (!p)
         return AVERROR(ENOSPC);
     for (int i = 0; i < nb_items; i++) {
-        uint64_t m = items[i].bitrate;
-        int e = 0;
-        while (m > 0x1ffff) {       /* 17-bit mantissa; exact if it fits */
-            m >>= 1;
-            e++;
-        }
+        uint32_t m;
+        int e = mantissa_exp(items[i].bitrate, 17, &m);
         AV_WB32(p + 8 * i, items[i].ssrc);
         AV_WB32(p + 8 * i + 4, (uint32_t)e << 26 | (uint32_t)m << 9 | items[i].overhead);
     }
@@ -534,17 +560,11 @@ int lcv_rtcp_write_vbcm(LCVRTCPWriter *w, uint32_t ssrc,
 int lcv_rtcp_write_remb(LCVRTCPWriter *w, uint32_t ssrc, uint64_t bitrate,
                         const uint32_t *ssrcs, int nb_ssrc)
 {
-    uint64_t m = bitrate;
-    int e = 0;
+    uint32_t m;
+    int e = mantissa_exp(bitrate, 18, &m);
     uint8_t *p;
 
     if (nb_ssrc < 0 || nb_ssrc > 255)
-        return AVERROR(EINVAL);
-    while (m > 0x3ffff) {           /* 18-bit mantissa */
-        m >>= 1;
-        e++;
-    }
-    if (e > 63)
         return AVERROR(EINVAL);
     p = begin_fb(w, LCV_RTCP_PSFB, LCV_PSFB_AFB, ssrc, 0, 8 + 4 * nb_ssrc);
     if (!p)

@@ -1,12 +1,12 @@
 /*
  * libFuzzer harness for lcv_rtcp: every input is parsed in strict mode and
  * in reduced-size keep-valid mode; every accessor and iterator walks what
- * was accepted; and what was accepted is rebuilt with the writer and must
- * parse again into the same number of packets. ASan and UBSan catch any
- * read outside the input.
+ * was accepted; and what was accepted is rebuilt with the writers and must
+ * parse again into the same fields (fields(): every value a reader sees,
+ * in order). ASan and UBSan catch any read outside the input.
  *
- * It reuses the unit test's walk() and rebuild() (the test's main() is
- * renamed away).
+ * It reuses the unit test's walk(), rebuild() and fields() (the test's
+ * main() is renamed away).
  */
 #define main lcvrtcp_test_main
 #include "libavformat/tests/lcvrtcp.c"
@@ -35,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int m = 0; m < 2; m++) {
         int n = lcv_rtcp_parse(&ctx, copy, size, modes[m]);
         int rebuilt;
+        Fields a, b;
 
         sink += walk(&ctx);
         if (n < 0 && !ctx.nb_packets)
@@ -45,6 +46,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (lcv_rtcp_parse(&again, out, rebuilt, modes[m] | LCV_RTCP_FLAG_REDUCED_SIZE) !=
             ctx.nb_packets)
             abort();    /* and parses again */
+        a = fields(&ctx);
+        b = fields(&again);
+        if (a.hash != b.hash || a.count != b.count)
+            abort();    /* into the same fields */
         sink += walk(&again);
     }
     free(copy);
