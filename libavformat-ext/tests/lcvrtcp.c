@@ -697,9 +697,15 @@ static void put_bytes(Fields *f, const uint8_t *p, int n)
         put(f, p[k]);
 }
 
+static int cmp_u16(const void *a, const void *b)
+{
+    return *(const uint16_t *)a - *(const uint16_t *)b;
+}
+
 static Fields fields(const LCVRTCPContext *ctx)
 {
-    static uint8_t nacked[65536 / 8];
+    static uint16_t nacked[17 * (65536 / 4)];
+    int n;
     Fields f = { 0xcbf29ce484222325ULL, 0 };
 
     put(&f, ctx->nb_packets);
@@ -707,8 +713,6 @@ static Fields fields(const LCVRTCPContext *ctx)
         const LCVRTCPPacket *p = &ctx->packets[i];
         LCVRTCPIter it;
         AnyItem u;
-        uint16_t seq;
-
         put(&f, p->type);
         /* XR: reserved bits; SDES: the chunk count, and the writer merges
          * adjacent chunks of one SSRC (the items are compared) */
@@ -752,12 +756,13 @@ static Fields fields(const LCVRTCPContext *ctx)
                 put(&f, p->fb.media_ssrc);
             switch (p->fmt) {
             case LCV_RTPFB_NACK:
-                while (lcv_rtcp_nack_next(&it, &seq))
-                    nacked[seq >> 3] |= 1 << (seq & 7);
-                for (int k = 0; k < 65536; k++)
-                    if (nacked[k >> 3] & 1 << (k & 7))
-                        put(&f, k);
-                memset(nacked, 0, sizeof(nacked));
+                n = 0;
+                while (n < FF_ARRAY_ELEMS(nacked) && lcv_rtcp_nack_next(&it, &nacked[n]))
+                    n++;
+                qsort(nacked, n, sizeof(*nacked), cmp_u16);
+                for (int k = 0; k < n; k++)
+                    if (!k || nacked[k] != nacked[k - 1])
+                        put(&f, nacked[k]);
                 break;
             case LCV_RTPFB_TMMBR:
             case LCV_RTPFB_TMMBN:
