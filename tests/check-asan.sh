@@ -18,7 +18,9 @@ run() {
 }
 run buffer "$b/ffmpeg/libavutil/tests/buffer"
 run toi420 "$b/ffmpeg/libavfilter/tests/toi420"
-run fate-ext make -C "$b/ffmpeg" -j"$jobs" fate-ext
+. "$top/tests/fate/counts.sh"
+run fate-ext sh -c 'make -C "$1" -j"$2" fate-ext; rc=$?; n=$(grep -c "^TEST " "$4");
+    echo "$n FATE tests ran, $3 expected"; [ $rc = 0 ] && [ "$n" = "$3" ]' sh "$b/ffmpeg" "$jobs" "$n_ext" "$b.fate-ext.log"
 run cli "$top/tests/cli/toi420-cli.sh" "$b/ffmpeg/ffmpeg"
 run lcvrtcp "$b/ffmpeg/libavformat/tests/lcvrtcp"
 run rtpdec-ext "$b/ffmpeg/libavformat/tests/rtpdec_ext"

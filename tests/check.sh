@@ -19,9 +19,12 @@ run() {
     if "$@" > "$log/$name.log" 2>&1; then ok "$name"; else bad "$name" "$log/$name.log"; fi
 }
 
-# fate NAME TARGET [VARS...]: FATE tests, counted one by one
+# fate NAME TARGET COUNT [VARS...]: FATE tests, counted one by one; COUNT
+# is how many must run (a test whose program or fragment failed to build
+# prints no TEST line and would otherwise drop out unseen): change it with
+# the tests, after checking the new list (make -C build/ffmpeg fate-list)
 fate() {
-    local name=$1 target=$2; shift 2
+    local name=$1 target=$2 want=$3; shift 3
     make -C "${FATE_FFB:-$ffb}" -k -j"$(nproc)" "$target" "$@" > "$log/$name.log" 2>&1
     local total failures ignored
     total=$(grep -c '^TEST ' "$log/$name.log")
@@ -34,6 +37,11 @@ fate() {
     if [ "$total" -eq 0 ]; then
         bad "$name: no FATE test ran" "$log/$name.log"; return
     fi
+    local count=""
+    if [ "$total" -ne "$want" ]; then
+        fail=$((fail + 1)); failed+=("$name: $total FATE tests ran, $want expected")
+        count="; $want expected"
+    fi
     pass=$((pass + total - nf))
     for t in $failures; do fail=$((fail + 1)); failed+=("$name/$t"); done
     # anything else make could not build (a test program, a library): the
@@ -42,22 +50,24 @@ fate() {
     broken=$(grep -E '^make(\[[0-9]+\])?: \*\*\* ' "$log/$name.log" | grep -vE '(fate-[^]]*)\] Error' |
              sed -E 's/.*[ :[]([^] :]*)\] Error.*/\1/' | sort -u)
     for t in $broken; do fail=$((fail + 1)); failed+=("$name: could not build $t"); done
-    echo "$( [ "$nf" = 0 ] && [ -z "$broken" ] && echo PASS || echo FAIL ) $name: $((total - nf))/$total FATE tests$( [ "$ignored" = 0 ] || echo ", $ignored ignored")$( [ -z "$broken" ] || echo "; could not build: $(echo $broken)")"
+    echo "$( [ "$nf" = 0 ] && [ -z "$broken" ] && [ -z "$count" ] && echo PASS || echo FAIL ) $name: $((total - nf))/$total FATE tests$count$( [ "$ignored" = 0 ] || echo ", $ignored ignored")$( [ -z "$broken" ] || echo "; could not build: $(echo $broken)")"
     [ "$nf" = 0 ] || grep -B5 -A20 -E '^(TEST|make(\[[0-9]+\])?: \*\*\*)' "$log/$name.log" | grep -v '^TEST' | head -n 40 | sed 's/^/    /'
 }
 
+. "$top/tests/fate/counts.sh"     # n_toi420, n_ext, n_all
+
 echo "== FATE: toi420 references, reference programs, buffer pool"
-fate fate-ext fate-ext
-fate fate-toi420-threads4 fate-toi420 THREADS=4
-fate fate-toi420-cpuflags0 fate-toi420 CPUFLAGS=0
-fate fate-toi420-ssse3 fate-toi420 CPUFLAGS=ssse3
-fate fate-toi420-avx2 fate-toi420 CPUFLAGS=avx2
+fate fate-ext fate-ext "$n_ext"
+fate fate-toi420-threads4 fate-toi420 "$n_toi420" THREADS=4
+fate fate-toi420-cpuflags0 fate-toi420 "$n_toi420" CPUFLAGS=0
+fate fate-toi420-ssse3 fate-toi420 "$n_toi420" CPUFLAGS=ssse3
+fate fate-toi420-avx2 fate-toi420 "$n_toi420" CPUFLAGS=avx2
 
 echo "== the same toi420 tests in a lean build without x86 assembly (--disable-x86asm)"
 if "$top/tests/noasm-build.sh" "$top" "$(nproc)" > "$log/noasm-build.log" 2>&1; then
     ok noasm-build
-    FATE_FFB=$top/build/noasm/ffmpeg fate fate-ext-noasm fate-ext
-    FATE_FFB=$top/build/noasm/ffmpeg fate fate-toi420-noasm-threads4 fate-toi420 THREADS=4
+    FATE_FFB=$top/build/noasm/ffmpeg fate fate-ext-noasm fate-ext "$n_ext"
+    FATE_FFB=$top/build/noasm/ffmpeg fate fate-toi420-noasm-threads4 fate-toi420 "$n_toi420" THREADS=4
 else
     bad noasm-build "$log/noasm-build.log"
 fi
@@ -75,7 +85,7 @@ for m in core2duo Nehalem Haswell; do
     run "checkasm-x86-$m" "$top/tests/cpu/checkasm.sh" "qemu-x86_64 -cpu $m" \
         "$ffb/tests/checkasm/checkasm" "${want[@]}"
     sed -n 's/^  /    /p' "$log/checkasm-x86-$m.log"
-    fate "fate-toi420-x86-$m" fate-toi420 "TARGET_EXEC=qemu-x86_64 -cpu $m"
+    fate "fate-toi420-x86-$m" fate-toi420 "$n_toi420" "TARGET_EXEC=qemu-x86_64 -cpu $m"
 done
 
 echo "== aarch64 (cross-built lean tree, qemu-aarch64): NEON kernels against C; FATE with and without NEON"
@@ -85,8 +95,8 @@ if "$top/tests/cross-build.sh" "$top" "$(nproc)" aarch64 > "$log/build-aarch64.l
     run checkasm-aarch64 "$top/tests/cpu/checkasm.sh" "$qa" \
         "$top/build/aarch64/ffmpeg/tests/checkasm/checkasm" neon=$k_all
     sed -n 's/^  /    /p' "$log/checkasm-aarch64.log"
-    FATE_FFB=$top/build/aarch64/ffmpeg fate fate-toi420-aarch64-neon fate-toi420 "TARGET_EXEC=$qa"
-    FATE_FFB=$top/build/aarch64/ffmpeg fate fate-toi420-aarch64-c fate-toi420 "TARGET_EXEC=$qa" CPUFLAGS=0
+    FATE_FFB=$top/build/aarch64/ffmpeg fate fate-toi420-aarch64-neon fate-toi420 "$n_toi420" "TARGET_EXEC=$qa"
+    FATE_FFB=$top/build/aarch64/ffmpeg fate fate-toi420-aarch64-c fate-toi420 "$n_toi420" "TARGET_EXEC=$qa" CPUFLAGS=0
 else
     bad build-aarch64 "$log/build-aarch64.log"
 fi
@@ -125,10 +135,10 @@ run install-prefix-refused sh -c 'out=$(make -C "$1" install PREFIX=/nonexistent
 echo "== FFmpeg's own sample-free FATE suite on the patched tree (patches/0001 changes libavutil)"
 # fate-source lists files with git ls-files; the tree is unpacked from a
 # tarball, not a git checkout, so it fails the same way on stock FFmpeg
-fate fate-all fate IGNORE_TESTS=source
+fate fate-all fate "$n_all" IGNORE_TESTS=source
 # the same with 2 threads (-threads 2 -filter_threads 2): every slice-threaded
 # filter and codec of the suite goes through patches/0016–0018's slicethread
-fate fate-all-threads2 fate THREADS=2 IGNORE_TESTS=source
+fate fate-all-threads2 fate "$n_all" THREADS=2 IGNORE_TESTS=source
 
 echo "== FATE references against the independent reference conversion"
 run fate-refs-independent "$top/tests/fate/verify-refs.sh" "$ffb" "$top/tests/ref/fate"
