@@ -86,6 +86,7 @@ typedef struct RateSample {
 typedef struct Receiver {
     int fir_seen;
     uint8_t fir_seq;
+    uint64_t rtt_samples;       ///< round trips measured (JSON and log only: not in the public struct)
 } Receiver;
 
 struct FFRTPFeedback {
@@ -497,6 +498,7 @@ static void handle_report(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
                     uint32_t a = ff_get_formatted_ntp_time(ff_ntp_time()) >> 16;
                     int32_t rtt = a - rb.lsr - rb.dlsr;
                     if (rtt >= 0) {
+                        priv->rtt_samples++;
                         r->rtt_ms = rtt * 1000.0 / 65536;
                         if (r->rtt_min_ms < 0 || r->rtt_ms < r->rtt_min_ms)
                             r->rtt_min_ms = r->rtt_ms;
@@ -691,9 +693,10 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
         const LCVRTPReceiverStats *r = &st->receivers[i];
         av_log(fb->logctx, AV_LOG_VERBOSE,
                "RTCP receiver %08"PRIx32": lost %.1f %% (%"PRId64" in all), highest seq %"PRIu32", "
-               "jitter %.2f ms, RTT %.2f ms (min %.2f), REMB %"PRIu64" bit/s%s\n",
+               "jitter %.2f ms, RTT %.2f ms (min %.2f of %"PRIu64"), REMB %"PRIu64" bit/s%s\n",
                r->ssrc, r->fraction_lost * 100, r->cumulative_lost, r->highest_seq,
-               r->jitter_ms, r->rtt_ms, r->rtt_min_ms, r->remb_bitrate, r->bye ? ", left (BYE)" : "");
+               r->jitter_ms, r->rtt_ms, r->rtt_min_ms, fb->rx[i].rtt_samples, r->remb_bitrate,
+               r->bye ? ", left (BYE)" : "");
     }
     if (!fb->stats_file)
         return;
@@ -729,11 +732,12 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
         n += snprintf(line + n, sizeof(line) - n,
                       "%s{\"ssrc\":%"PRIu32",\"reports\":%"PRIu64",\"fraction_lost\":%.6f,"
                       "\"cumulative_lost\":%"PRId64",\"highest_seq\":%"PRIu32",\"jitter_ms\":%.3f,"
-                      "\"rtt_ms\":%.3f,\"rtt_min_ms\":%.3f,\"nacks\":%"PRIu64",\"plis\":%"PRIu64",\"firs\":%"PRIu64","
+                      "\"rtt_ms\":%.3f,\"rtt_min_ms\":%.3f,\"rtt_samples\":%"PRIu64",\"nacks\":%"PRIu64",\"plis\":%"PRIu64",\"firs\":%"PRIu64","
                       "\"remb_bitrate\":%"PRIu64",\"twcc_reports\":%"PRIu64",\"twcc_packets\":%"PRIu64","
                       "\"twcc_received\":%"PRIu64",\"ccfb_reports\":%"PRIu64",\"bye\":%s}",
                       i ? "," : "", r->ssrc, r->reports, r->fraction_lost, r->cumulative_lost,
-                      r->highest_seq, r->jitter_ms, r->rtt_ms, r->rtt_min_ms, r->nacks, r->plis, r->firs,
+                      r->highest_seq, r->jitter_ms, r->rtt_ms, r->rtt_min_ms, fb->rx[i].rtt_samples,
+                      r->nacks, r->plis, r->firs,
                       r->remb_bitrate, r->twcc_reports, r->twcc_packets, r->twcc_received, r->ccfb_reports,
                       r->bye ? "true" : "false");
     }

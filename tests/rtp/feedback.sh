@@ -190,19 +190,21 @@ test_stats() {
         > "$work/st.send.log" 2>&1 || die "sender failed"
     wait "$recv_pid" || true
     wait "$relay_pid"
-    local rtt
+    local rtt n
     check_rr_loss "$work/st.json" "$work/st.relay" 0 RR
     # the smallest RTT of the run: FFmpeg's receiver stamps an SR when it
     # gets to it, after the RTP packets queued before it, which can only
     # add to the round trip
     rtt=$(json "$work/st.json" rtt_min_ms)
-    note "FFmpeg's receiver: RTT $(json "$work/st.json" rtt_ms) ms (smallest $rtt) against 30 ms of delay" \
+    n=$(json "$work/st.json" rtt_samples)
+    note "FFmpeg's receiver: RTT $(json "$work/st.json" rtt_ms) ms (smallest $rtt of $n) against 30 ms of delay" \
          "added to the round trip (it stamps an SR when it gets to it, which adds its own delay)"
     # 40 ms seen with both cores busy (before the relay counted its delay
     # from the arrival time); a misread LSR or DLSR would be off by
     # the receiver's hold time (up to its 5 s RR interval) or more; the
     # exact receiver below checks the precision
     awk -v r="$rtt" 'BEGIN { exit !(r >= 28 && r <= 100) }' || die "RTT $rtt ms, not near 30"
+    [ "$n" -ge 2 ] || die "the smallest of $n round trips: want several (3 seen in 8 s)"
 
     # the RTT itself, with a receiver whose DLSR is exact: rtcpinject on the
     # receiver's RTCP port answers each SR 20 ms later
@@ -220,7 +222,9 @@ test_stats() {
     # on this shared machine only adds to one, a wrong computation would
     # move them all
     rtt=$(json "$work/rtt.json" rtt_min_ms)
-    note "exact receiver: RTT $(json "$work/rtt.json" rtt_ms) ms (smallest $rtt) against 30 ms; SRs every 0.5 s (sr_interval)"
+    n=$(json "$work/rtt.json" rtt_samples)
+    note "exact receiver: RTT $(json "$work/rtt.json" rtt_ms) ms (smallest $rtt of $n) against 30 ms; SRs every 0.5 s (sr_interval)"
+    [ "$n" -ge 3 ] || die "$n round trips measured, rtcpinject answered 3 SRs"
     awk -v r="$rtt" 'BEGIN { exit !(r >= 28 && r <= 32) }' || die "smallest RTT $rtt ms, not 30 +- 2"
 }
 
@@ -473,13 +477,15 @@ test_gst_stats() {
         > "$work/gs.send.log" 2>&1 || die "sender failed"
     stop_gst
     wait "$relay_pid"
-    local rtt
+    local rtt n
     check_rr_loss "$work/gs.json" "$work/gs.relay" 1000 "GStreamer's RR"
     rtt=$(json "$work/gs.json" rtt_min_ms)
-    note "GStreamer's receiver: RTT $(json "$work/gs.json" rtt_ms) ms (smallest $rtt) against 30 ms added to the round trip"
-    # usually one RR with an LSR in the run; GStreamer stamps the SR when
+    n=$(json "$work/gs.json" rtt_samples)
+    note "GStreamer's receiver: RTT $(json "$work/gs.json" rtt_ms) ms (smallest $rtt of $n) against 30 ms added to the round trip"
+    # several RRs with an LSR in the run; GStreamer stamps the SR when
     # its RTCP thread gets to it, which can only add to the round trip
     awk -v r="$rtt" 'BEGIN { exit !(r >= 28 && r <= 34) }' || die "smallest RTT $rtt ms, not within 30 -2/+4"
+    [ "$n" -ge 3 ] || die "the smallest of $n round trips: want several (5 seen in 16 s)"
 }
 
 test_gst_pli() {
