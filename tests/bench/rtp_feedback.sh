@@ -29,7 +29,7 @@ for rtx in -1 101; do
         timeout 120 "$ffmpeg" -nostdin -v error -re -t "$secs" -i "$in" -c copy -f rtp -ssrc "$SSRC" -rtx_pt "$rtx" \
         "rtp://127.0.0.1:$p?pkt_size=1200&localrtpport=$q&localrtcpport=$((q + 1))" > /dev/null 2>&1 || true
     wait "$inj" || true
-    read -r _ sent _ answered _ med _ p90 _ max < "$work/nack.txt"
+    read -r _ sent _ answered _ med _ p90 _ max _ < "$work/nack.txt"
     echo "| $( [ "$rtx" = -1 ] && echo plain || echo "RTX PT $rtx") | $answered of $sent | $med | $p90 | $max | $(cat "$work/allocs") |"
 done
 echo

@@ -35,7 +35,8 @@
  *       waits for it to come again (same SSRC and sequence, or, with RTX_PT,
  *       an RTX packet whose OSN is that sequence). Prints the count answered
  *       and the latency from NACK to retransmission (median, 90th
- *       percentile, max) in us.
+ *       percentile, max) in us, and the largest datagram received and the
+ *       largest retransmission, in bytes.
  */
 
 #include <arpa/inet.h>
@@ -347,7 +348,7 @@ int main(int argc, char **argv)
         int count = atoi(argv[5]), rtx_pt = argc > 7 ? atoi(argv[7]) : -1;
         int64_t deadline = now_us() + atoll(argv[6]) * 1000, *lat;
         int rfd = rtp_receiver(rtp_port), sent = 0, answered = 0, seen = 0;
-        int waiting = -1;
+        int waiting = -1, max_bytes = 0, max_resent = 0;
         int64_t t_sent = 0;
 
         if (rfd < 0 || !(lat = calloc(count, sizeof(*lat))))
@@ -358,6 +359,7 @@ int main(int argc, char **argv)
             if (!(n = recv_rtp(rfd, r, sizeof(r))))
                 continue;
             seq = r[2] << 8 | r[3];
+            max_bytes = n > max_bytes ? n : max_bytes;
             if (waiting >= 0) {
                 uint32_t s = (uint32_t)r[8] << 24 | r[9] << 16 | r[10] << 8 | r[11];
                 /* the OSN follows the header: CSRCs and extension included */
@@ -368,6 +370,7 @@ int main(int argc, char **argv)
                 if ((is_rtx && (r[h] << 8 | r[h + 1]) == waiting) ||
                     (!is_rtx && s == ssrc && seq == waiting)) {
                     lat[answered++] = now_us() - t_sent;
+                    max_resent = n > max_resent ? n : max_resent;
                     waiting = -1;
                 }
                 if (waiting >= 0 && now_us() - t_sent > 500000)
@@ -388,10 +391,11 @@ int main(int argc, char **argv)
             sent++;
         }
         qsort(lat, answered, sizeof(*lat), cmp64);
-        printf("nacks %d answered %d median_us %lld p90_us %lld max_us %lld\n", sent, answered,
+        printf("nacks %d answered %d median_us %lld p90_us %lld max_us %lld "
+               "max_bytes %d max_resent_bytes %d\n", sent, answered,
                (long long)(answered ? lat[answered / 2] : -1),
                (long long)(answered ? lat[answered * 9 / 10] : -1),
-               (long long)(answered ? lat[answered - 1] : -1));
+               (long long)(answered ? lat[answered - 1] : -1), max_bytes, max_resent);
         free(lat);
         return answered < count;
     }

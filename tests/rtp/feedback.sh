@@ -306,6 +306,14 @@ test_nack() {
         note "$( [ "$rtx" = -1 ] && echo 'plain resend' || echo "RTX (PT $rtx)"): $r;" \
              "allocations in the send thread (pacer, RTCP, resends): $(cat "$work/nack$rtx.allocs")"
         [ "$(cat "$work/nack$rtx.allocs")" = 0 ] || die "the send thread allocated"
+        # every datagram, resends and RTX included, within pkt_size; the
+        # stream has full packets, so some resend is of exactly pkt_size
+        # (RTX carries 2 bytes of OSN: the muxer packetizes 2 bytes shorter)
+        local big resent
+        big=$(echo "$r" | sed -n 's/.*max_bytes \([0-9]*\).*/\1/p')
+        resent=$(echo "$r" | sed -n 's/.*max_resent_bytes \([0-9]*\).*/\1/p')
+        [ "$big" -le 1200 ] || die "a $big-byte datagram with pkt_size 1200"
+        [ "$resent" = 1200 ] || die "the largest resend is $resent bytes, not pkt_size 1200"
     done
 }
 

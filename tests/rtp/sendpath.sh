@@ -193,10 +193,10 @@ test_edges() {
 
     # refused, with the range in the message
     local p; p=$("$freeport")
-    refuse() {  # refuse URL_SIZE EXPECTED_TEXT [EXTRA...]
+    refuse() {  # refuse URL_SIZE EXPECTED_TEXT [EXTRA...]; $host, $fmt
         local size=$1 text=$2; shift 2
-        if "$ffmpeg" -nostdin -v error -i "$inputs/h264.mkv" -c copy -frames 1 "$@" -f rtp \
-            "rtp://127.0.0.1:$p?pkt_size=$size" > "$work/refuse.log" 2>&1; then
+        if "$ffmpeg" -nostdin -v error -i "$inputs/h264.mkv" -c copy -frames 1 "$@" -f "${fmt:-rtp}" \
+            "rtp://${host:-127.0.0.1}:$p?pkt_size=$size" > "$work/refuse.log" 2>&1; then
             die "pkt_size $size was accepted"
         fi
         grep -q -- "$text" "$work/refuse.log" || { cat "$work/refuse.log"; die "pkt_size $size: no clear error"; }
@@ -206,6 +206,15 @@ test_edges() {
     refuse 27 "pkt_size 27 is out of range \[28, 65507\] for h264"
     refuse 12 "pkt_size 12 is out of range \[28, 65507\]"
     refuse 1000000 "out of range \[1, 65507\]"
+    # IPv6's limit (its payload length does not count the IP header): the
+    # URL is refused when it is opened, before any datagram is sent
+    host=[::1] refuse 65528 "pkt_size 65528 is out of range \[1, 65527\] for IPv6"
+    # MPEG-TS over RTP needs one 188-byte TS packet and the RTP header
+    fmt=rtp_mpegts refuse 199 "pkt_size 199 is out of range \[200, 65507\] for mpegts over RTP"
+    "$ffmpeg" -nostdin -v error -i "$inputs/h264.mkv" -c copy -frames 5 -f rtp_mpegts \
+        "rtp://127.0.0.1:$p?pkt_size=200" > "$work/ts200.log" 2>&1 ||
+        { cat "$work/ts200.log"; die "rtp_mpegts with pkt_size 200 failed"; }
+    note "rtp_mpegts with pkt_size 200 accepted"
     # a warning above the Ethernet MTU, once
     "$ffmpeg" -nostdin -v warning -i "$inputs/h264.mkv" -c copy -frames 5 -f rtp \
         "rtp://127.0.0.1:$p?pkt_size=9000" > "$work/warn.log" 2>&1 || die "pkt_size 9000 failed"
