@@ -100,7 +100,7 @@ static av_always_inline void rgb_block(uint8_t *y0, uint8_t *y1, uint8_t *u,
     }
     if (n & 1) {    /* odd width: the last pixel stands in for its neighbour */
         r0[n] = r0[n - 1]; g0[n] = g0[n - 1]; b0[n] = b0[n - 1];
-        r1[n] = r1[n - 1]; g1[n] = g1[n - 1]; b1[n] = 0;
+        r1[n] = r1[n - 1]; g1[n] = g1[n - 1]; b1[n] = b1[n - 1];
     }
     for (int x = 0; x < n; x++)
         y0[x] = toi420_clip8((yr * r0[x] + yg * g0[x] + yb * b0[x] + y_add) >> 15);
