@@ -1144,6 +1144,9 @@ static void check_sdes_chunks(void)
     const LCVRTCPSdesItem in[] = {
         { .ssrc = 1, .type = LCV_SDES_CNAME, .value = cname, .len = 3 },
         { .ssrc = 1, .type = LCV_SDES_PRIV, .value = note, .len = 5, .prefix = prefix, .prefix_len = 3 },
+        /* a chunk without items between chunks of its SSRC stays a chunk */
+        { .ssrc = 1, .type = LCV_SDES_END },
+        { .ssrc = 1, .type = LCV_SDES_NOTE, .value = note, .len = 5 },
         { .ssrc = 2, .type = LCV_SDES_END },
         { .ssrc = 3, .type = LCV_SDES_NOTE, .value = note, .len = 5 },
     };
@@ -1159,7 +1162,7 @@ static void check_sdes_chunks(void)
     CHECK(lcv_rtcp_write_sdes(&w, in, FF_ARRAY_ELEMS(in)) > 0);
     size = lcv_rtcp_writer_finish(&w, 4);
     CHECK(size > 0 && lcv_rtcp_parse(&ctx, buf, size, LCV_RTCP_FLAG_REDUCED_SIZE) == 1);
-    CHECK(ctx.nb_packets == 1 && ctx.packets[0].sdes.nb_chunks == 3);
+    CHECK(ctx.nb_packets == 1 && ctx.packets[0].sdes.nb_chunks == 5);
     lcv_rtcp_iter_init(&it, &ctx.packets[0]);
     while (n < 8 && lcv_rtcp_sdes_next(&it, &out[n]))
         n++;
@@ -1181,7 +1184,8 @@ static void check_sdes_chunks(void)
         CHECK(lcv_rtcp_write_sdes(&w, &bad, 1) == AVERROR(EINVAL));
         CHECK(lcv_rtcp_write_sdes(&w, &big, 1) == AVERROR(EINVAL));
     }
-    printf("SDES: 2 chunks with a PRIV item, a chunk without items and an empty SDES written and read back\n");
+    printf("SDES: chunks with a PRIV item, chunks without items (one between chunks of its SSRC) and an "
+           "empty SDES written and read back\n");
 }
 
 static void check_hostile_values(void)
@@ -1262,6 +1266,34 @@ static void check_hostile_values(void)
             }
         }
     }
+}
+
+/* the largest value of each field the vectors leave small, written and read back */
+static void check_field_limits(void)
+{
+    const LCVRTCPTmmbItem tmmb = { .ssrc = 5, .bitrate = 1000000, .overhead = 511 };
+    const LCVRTCPSliItem sli = { .first = 8191, .number = 8191, .picture_id = 63 };
+    LCVRTCPContext ctx = { 0 };
+    LCVRTCPTmmbItem t;
+    LCVRTCPSliItem l;
+    LCVRTCPIter it;
+    LCVRTCPWriter w;
+    uint8_t buf[128];
+    int size;
+
+    lcv_rtcp_context_init(&ctx);
+    lcv_rtcp_writer_init(&w, buf, sizeof(buf));
+    CHECK(lcv_rtcp_write_tmmb(&w, LCV_RTPFB_TMMBN, 1, &tmmb, 1) > 0);
+    CHECK(lcv_rtcp_write_sli(&w, 1, 2, &sli, 1) > 0);
+    size = lcv_rtcp_writer_finish(&w, 4);
+    CHECK(lcv_rtcp_parse(&ctx, buf, size, LCV_RTCP_FLAG_REDUCED_SIZE) == 2);
+    if (ctx.nb_packets == 2) {
+        lcv_rtcp_iter_init(&it, &ctx.packets[0]);
+        CHECK(lcv_rtcp_tmmb_next(&it, &t) && t.ssrc == 5 && t.bitrate == 1000000 && t.overhead == 511);
+        lcv_rtcp_iter_init(&it, &ctx.packets[1]);
+        CHECK(lcv_rtcp_sli_next(&it, &l) && l.first == 8191 && l.number == 8191 && l.picture_id == 63);
+    }
+    printf("field limits: TMMBN overhead 511, SLI 8191/8191/63 written and read back\n");
 }
 
 static void check_options(void)
@@ -1851,6 +1883,7 @@ int main(int argc, char **argv)
     check_malformed();
     check_hostile_values();
     check_sdes_chunks();
+    check_field_limits();
     check_options();
     check_pool();
     check_pool_threads();

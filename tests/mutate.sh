@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# The mutation exercise: break one toi420 kernel, one RTCP writer or the
+# buffer pool's reference recycling at a time, rebuild, run the tests that
+# guard that code, and say which of them failed. Every mutation must make at
+# least one test fail; the script exits 1 if one survives. Not part of make
+# check (each mutation is a rebuild); run it after changing the tests.
+#   tests/mutate.sh [toi420|rtcp|pool|GROUP/NAME ...]   (default: all three)
+# Needs a configured and built tree (./configure && make ffmpeg). The files
+# are restored after each mutation, and the tree is rebuilt at the end.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+ffb=$top/build/ffmpeg
+src=$top/build/src
+shim=$top/build/tests/malloc_count.so
+log=$top/build/tests/mutate
+mkdir -p "$log"
+groups=${*:-toi420 rtcp pool}
+survived=0 total=0 report=()
+
+# mutate GROUP NAME FILE OLD NEW: replace the one occurrence of OLD in FILE
+mutate() {
+    local group=$1 name=$2 file=$3 old=$4 new=$5
+    case " $groups " in *" $group "*|*" $group/$name "*) ;; *) return ;; esac
+    total=$((total + 1))
+    cp "$file" "$log/orig"
+    if ! python3 - "$file" "$old" "$new" <<'EOF'
+import sys
+path, old, new = sys.argv[1:]
+s = open(path).read()
+if s.count(old) != 1:
+    sys.exit("%s: %d occurrences of %r" % (path, s.count(old), old))
+open(path, "w").write(s.replace(old, new))
+EOF
+    then
+        report+=("$group/$name: mutation not applied (the code changed?)")
+        survived=$((survived + 1))
+        return
+    fi
+    local failed=()
+    if ! make -C "$top" -s ffmpeg > "$log/$name.build.log" 2>&1 ||
+       ! make -C "$ffb" -s -j"$(nproc)" libavfilter/tests/toi420 libavformat/tests/lcvrtcp \
+            libavutil/tests/buffer tests/checkasm/checkasm >> "$log/$name.build.log" 2>&1; then
+        failed+=("build")
+    else
+        case $group in
+        toi420) run_toi420 ;;
+        rtcp)   run_rtcp ;;
+        pool)   run_pool ;;
+        esac
+    fi
+    cp "$log/orig" "$file"
+    if [ ${#failed[@]} = 0 ]; then
+        survived=$((survived + 1))
+        report+=("$group/$name: SURVIVED (no test failed)")
+    else
+        report+=("$group/$name: caught by ${failed[*]}")
+    fi
+    echo "${report[-1]}"
+}
+
+# t NAME CMD...: one guarding test; a failure is recorded
+t() {
+    local name=$1; shift
+    "$@" > "$log/test.$name.log" 2>&1 || failed+=("$name")
+}
+
+run_toi420() {
+    t fate-toi420 make -C "$ffb" -k -j"$(nproc)" fate-toi420
+    t fate-toi420-cpuflags0 make -C "$ffb" -k -j"$(nproc)" fate-toi420 CPUFLAGS=0
+    t fate-toi420-ssse3 make -C "$ffb" -k -j"$(nproc)" fate-toi420 CPUFLAGS=ssse3
+    t toi420-unit "$ffb/libavfilter/tests/toi420"
+    t checkasm "$ffb/tests/checkasm/checkasm" --test=vf_toi420
+}
+
+run_rtcp() {
+    t lcvrtcp-unit "$ffb/libavformat/tests/lcvrtcp"
+    t rebuild-corpus "$ffb/libavformat/tests/lcvrtcp" rebuild "$top"/tests/fuzz/regressions/[!R]*
+}
+
+run_pool() {
+    t buffer-unit "$ffb/libavutil/tests/buffer"
+    t alloc-api env LD_PRELOAD="$shim" "$ffb/libavfilter/tests/toi420" alloc 100
+    t alloc-cli-rgba env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ffmpeg" "$shim" 5000 toi420 rgba
+    t fate-toi420 make -C "$ffb" -k -j"$(nproc)" fate-toi420
+}
+
+[ -x "$ffb/ffmpeg" ] || { echo "build first: ./configure && make ffmpeg" >&2; exit 1; }
+make -C "$top" -s "$shim" > /dev/null
+
+# ---- toi420 kernels: C (vf_toi420_init.h, also built for AVX2 in
+# x86/vf_toi420_c_avx2.c) and x86 assembly (SSE2, SSSE3, AVX2)
+C=$top/libavfilter-ext/vf_toi420_init.h
+A=$top/libavfilter-ext/x86/vf_toi420.asm
+mutate toi420 c-rgb-luma-truncates "$C" \
+    'y0[x] = toi420_clip8((yr * r0[x] + yg * g0[x] + yb * b0[x] + y_add) >> 15);' \
+    'y0[x] = toi420_clip8((yr * r0[x] + yg * g0[x] + yb * b0[x] + y_add - (1 << 14)) >> 15);'
+mutate toi420 c-rgb-chroma-off-by-one "$C" \
+    'v[x] = toi420_clip8((vr * sr + vg * sg + vb * sb + c_add) >> 17);' \
+    'v[x] = toi420_clip8((vr * sr + vg * sg + vb * sb + c_add + (1 << 16)) >> 17);'
+mutate toi420 c-rgb-odd-width-edge "$C" \
+    'r1[n] = r1[n - 1]; g1[n] = g1[n - 1]; b1[n] = b1[n - 1];' \
+    'r1[n] = r1[n - 1]; g1[n] = g1[n - 1]; b1[n] = 0;'
+mutate toi420 c-h2v2-rounding "$C" \
+    'src1[2 * x] + src1[2 * x + 1] + 2) >> 2;' \
+    'src1[2 * x] + src1[2 * x + 1] + 1) >> 2;'
+mutate toi420 c-h2v2-odd-tail "$C" \
+    'dst[pairs] = (src0[width - 1] + src1[width - 1] + 1) >> 1;' \
+    'dst[pairs] = (src0[width - 1] + src1[width - 1]) >> 1;'
+mutate toi420 c-v2-rounding "$C" \
+    'dst[x] = (src0[x] + src1[x] + 1) >> 1;' \
+    'dst[x] = (src0[x] + src1[x]) >> 1;'
+mutate toi420 c-nv-swap "$C" \
+    'v[x] = src[2 * x + 1];' \
+    'v[x] = src[2 * x];'
+mutate toi420 c-packed-cr-rounding "$C" \
+    'v[x] = (src0[4 * x + co + 2] + src1[4 * x + co + 2] + 1) >> 1;' \
+    'v[x] = (src0[4 * x + co + 2] + src1[4 * x + co + 2]) >> 1;'
+mutate toi420 asm-h2v2-rounding "$A" \
+    $'    paddw          m0, m5\n    paddw          m1, m5\n' \
+    $'    paddw          m0, m5\n'
+mutate toi420 asm-v2-max "$A" \
+    $'    movu           m1, [s1q]\n    pavgb          m0, m1\n' \
+    $'    movu           m1, [s1q]\n    pmaxub         m0, m1\n'
+mutate toi420 asm-avx2-rgb-luma-rounding "$A" \
+    $'    paddd          m8, m15\n    paddd          m9, m15\n    psrad          m8, 15\n' \
+    $'    paddd          m8, m15\n    psrad          m8, 15\n'
+mutate toi420 asm-avx2-rgb-chroma-shift "$A" \
+    $'    phaddd         %2, m10          ; pairs 0 2 4 6 | 1 3 5 7\n    paddd          %2, [cq + 128]\n    psrad          %2, 17\n' \
+    $'    phaddd         %2, m10          ; pairs 0 2 4 6 | 1 3 5 7\n    paddd          %2, [cq + 128]\n    psrad          %2, 16\n'
+mutate toi420 asm-ssse3-packed-max "$A" \
+    $'    punpckhqdq     m2, m3\n    pavgb          m0, m2\n    pshufb         m0, m7           ; Cb 0-7 | Cr 0-7' \
+    $'    punpckhqdq     m2, m3\n    pmaxub         m0, m2\n    pshufb         m0, m7           ; Cb 0-7 | Cr 0-7'
+mutate toi420 asm-avx2-packed-rows "$A" \
+    'vperm2i128     m2, m2, m3, 0x31 ; CbCr 0-15, row 1' \
+    'vperm2i128     m2, m0, m1, 0x31 ; CbCr 0-15, row 1'
+
+# ---- RTCP writers (libavformat-ext/lcvrtcp_write.c)
+W=$top/libavformat-ext/lcvrtcp_write.c
+mutate rtcp sr-octets "$W" 'AV_WB32(p + 20, octets);' 'AV_WB32(p + 20, packets);'
+mutate rtcp report-lost-24bit "$W" 'AV_WB24(p + 5,  rb[i].cumulative_lost & 0xffffff);' \
+    'AV_WB24(p + 5,  rb[i].cumulative_lost & 0x7fffff);'
+mutate rtcp nack-blp-shift "$W" 'blp |= 1 << (d - 1);' 'blp |= 1 << d;'
+mutate rtcp tmmb-overhead "$W" '(uint32_t)m << 9 | items[i].overhead);' '(uint32_t)m << 9 | (items[i].overhead & 0xff));'
+mutate rtcp twcc-2bit-vector "$W" 'chunk |= items[i + k].status << (12 - 2 * k);' 'chunk |= items[i + k].status << (13 - 2 * k);'
+mutate rtcp twcc-fb-count "$W" 'p[7] = twcc->fb_count;' 'p[7] = 0;'
+mutate rtcp ccfb-ecn "$W" '!!it->received << 15 | it->ecn << 13 | it->ato' '!!it->received << 15 | it->ecn << 12 | it->ato'
+mutate rtcp sli-picture "$W" '(items[i].picture_id & 0x3f));' '(items[i].picture_id & 0x1f));'
+mutate rtcp rpsi-padding "$W" 'p[0] = (fci - 2) * 8 - rpsi->nb_bits;' 'p[0] = 0;'
+mutate rtcp fir-seq "$W" '(uint32_t)items[i].seq << 24 |' '(uint32_t)items[i].seq << 16 |'
+mutate rtcp vbcm-length "$W" 'AV_WB16(p + 6, items[i].len);' 'AV_WB16(p + 6, (items[i].len + 3) & ~3);'
+mutate rtcp remb-count "$W" 'p[4] = nb_ssrc;' 'p[4] = nb_ssrc ? nb_ssrc - 1 : 0;'
+mutate rtcp finish-padding-count "$W" 'w->buf[w->pos + pad - 1] = pad;' 'w->buf[w->pos + pad - 1] = pad - 1;'
+mutate rtcp sdes-end-chunk "$W" 'items[i].type == LCV_SDES_END || items[i - 1].type == LCV_SDES_END;' \
+    'items[i].type == LCV_SDES_END;'
+mutate rtcp app-name "$W" 'memcpy(p + 4, name, 4);' 'memcpy(p + 4, name, 3);'
+
+# ---- the buffer pool's reference recycling (patches/0001, in build/src)
+B=$src/libavutil/buffer.c
+mutate pool get-allocates-ref "$B" '        ret = &buf->ref;' \
+    '        ret = av_mallocz(sizeof(*ret)); if (!ret) { ff_mutex_unlock(&pool->mutex); return NULL; }'
+mutate pool pool-ref-not-recognised "$B" '    return ref == &entry->ref;' '    return 0;'
+mutate pool stale-size "$B" '        ret->size   = pool->size;' '        ret->size   = 0;'
+
+echo
+printf '%s\n' "${report[@]}"
+echo "$((total - survived)) of $total mutations caught"
+echo "rebuilding the unmutated tree"
+make -C "$top" -s ffmpeg > "$log/restore.log" 2>&1 &&
+    make -C "$ffb" -s -j"$(nproc)" libavfilter/tests/toi420 libavformat/tests/lcvrtcp \
+        libavutil/tests/buffer tests/checkasm/checkasm >> "$log/restore.log" 2>&1 ||
+    echo "restore build failed: $log/restore.log"
+[ "$survived" = 0 ]
