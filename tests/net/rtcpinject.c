@@ -16,6 +16,20 @@
  *       nothing arrives for 1 s; one second after the first packet it also
  *       NACKs the first sequence number (gone from a short history). Prints
  *       the counts.
+ *   rtcpinject nackold RTP_PORT RTCP_PORT MEDIA_SSRC AFTER TIMEOUT_MS
+ *       Acts as the receiver: once AFTER packets have arrived, NACKs the
+ *       first sequence number and the one just received, in one NACK
+ *       packet, then watches for 500 ms which of them comes again. Prints
+ *       "received N first_resent 0|1 recent_resent 0|1". For the limits of
+ *       the sender's history: the first is gone, the recent one is not.
+ *   rtcpinject nackrepeat RTP_PORT RTCP_PORT MEDIA_SSRC START_MS TIMEOUT_MS
+ *       Acts as the receiver: for 5 packets received START_MS or more after
+ *       the first (one every 5), sends a NACK for the packet, the same NACK
+ *       again 3 ms later (within any round trip the sender measured: a
+ *       receiver that asks again sooner than a round trip), and once more
+ *       150 ms later (as for a copy lost on the way: a real repeat); counts
+ *       the copies of each that arrive within 300 ms. Prints "nacked N
+ *       copies C" (C = 2 N when the early repeat is not answered).
  *   rtcpinject garbage PORT COUNT SEED
  *       COUNT malformed datagrams: random bytes, bad versions, lengths past
  *       the end, truncated feedback, zero lengths, huge report counts.
@@ -91,17 +105,28 @@ static int rtp_receiver(int port)
     return fd;
 }
 
-/* One RTP packet from fd into r, waiting at most 100 ms: its size, or 0 if
+/* One RTP packet from fd into r, waiting at most ms: its size, or 0 if
  * none came or it was no RTP version 2 packet. */
-static int recv_rtp(int fd, uint8_t *r, int size)
+static int recv_rtp_wait(int fd, uint8_t *r, int size, int ms)
 {
     struct pollfd p = { .fd = fd, .events = POLLIN };
     int n;
 
-    if (poll(&p, 1, 100) <= 0)
+    if (poll(&p, 1, ms) <= 0)
         return 0;
     n = recv(fd, r, size, 0);
     return n < 12 || (r[0] & 0xc0) != 0x80 ? 0 : n;
+}
+
+/* an RTCP packet (PT 200-204) that came to the RTP port (rtcp-mux) */
+static int is_rtcp(const uint8_t *r)
+{
+    return (r[1] & 0x7f) >= 72 && (r[1] & 0x7f) <= 76;
+}
+
+static int recv_rtp(int fd, uint8_t *r, int size)
+{
+    return recv_rtp_wait(fd, r, size, 100);
 }
 
 #define OUR_SSRC 0x5eed0001u
@@ -163,6 +188,89 @@ int main(int argc, char **argv)
         wb16(b + 20, 0x2002);           /* run length: small delta x 2 */
         b[22] = 4; b[23] = 8;           /* receive deltas, 250 us units */
         return send_to(fd, atoi(argv[2]), b, 24) != 24;
+    }
+    if (argc >= 7 && !strcmp(argv[1], "nackrepeat")) {
+        int rfd = rtp_receiver(atoi(argv[2])), rtcp = atoi(argv[3]);
+        uint32_t ssrc = strtoul(argv[4], NULL, 0);
+        int64_t start = atoll(argv[5]) * 1000, deadline = now_us() + atoll(argv[6]) * 1000;
+        int64_t t_first = 0, t_nack = 0;
+        int target = -1, stage = 0, nacked = 0, copies = 0, seen = 0;
+
+        if (rfd < 0)
+            return 1;
+        b[0] = 0x81; b[1] = 205; wb16(b + 2, 3);
+        wb32(b + 4, OUR_SSRC); wb32(b + 8, ssrc);
+        while (now_us() < deadline && nacked <= 5) {
+            uint8_t r[65536];
+            /* 1 ms polls while a NACK's repeats are due */
+            int n = recv_rtp_wait(rfd, r, sizeof(r), target >= 0 ? 1 : 100);
+            int seq = n ? r[2] << 8 | r[3] : -1;
+            int64_t t = now_us();
+
+            if (!t_first && n)
+                t_first = t;
+            if (target >= 0) {
+                /* the same sequence number again: a resend */
+                copies += n && seq == target && !is_rtcp(r);
+                if (stage == 1 && t - t_nack >= 3000) {
+                    send_to(fd, rtcp, b, 16);               /* early repeat */
+                    stage = 2;
+                } else if (stage == 2 && t - t_nack >= 150000) {
+                    send_to(fd, rtcp, b, 16);               /* real repeat */
+                    stage = 3;
+                } else if (stage == 3 && t - t_nack >= 300000) {
+                    target = -1;
+                }
+                continue;
+            }
+            if (nacked == 5)
+                break;
+            if (!n || is_rtcp(r) || t - t_first < start || ++seen % 5)
+                continue;
+            target = seq;
+            wb16(b + 12, seq); wb16(b + 14, 0);
+            send_to(fd, rtcp, b, 16);
+            t_nack = t;
+            stage  = 1;
+            nacked++;
+        }
+        printf("nacked %d copies %d\n", nacked, copies);
+        return nacked != 5;
+    }
+    if (argc >= 7 && !strcmp(argv[1], "nackold")) {
+        int rfd = rtp_receiver(atoi(argv[2])), first = -1, recent = -1;
+        uint32_t ssrc = strtoul(argv[4], NULL, 0);
+        long after = atol(argv[5]), rx = 0;
+        int64_t deadline = now_us() + atoll(argv[6]) * 1000, t_sent = 0;
+        int first_resent = 0, recent_resent = 0;
+
+        if (rfd < 0)
+            return 1;
+        while (now_us() < deadline && (!t_sent || now_us() - t_sent < 500000)) {
+            uint8_t r[65536];
+            int seq;
+            if (!recv_rtp(rfd, r, sizeof(r)) || is_rtcp(r))
+                continue;
+            seq = r[2] << 8 | r[3];
+            if (t_sent) {   /* a resend: its number came before */
+                first_resent  |= seq == first;
+                recent_resent |= seq == recent;
+                continue;
+            }
+            if (first < 0)
+                first = seq;
+            if (++rx < after)
+                continue;
+            recent = seq;
+            b[0] = 0x81; b[1] = 205; wb16(b + 2, 4);
+            wb32(b + 4, OUR_SSRC); wb32(b + 8, ssrc);
+            wb16(b + 12, first);  wb16(b + 14, 0);
+            wb16(b + 16, recent); wb16(b + 18, 0);
+            send_to(fd, atoi(argv[3]), b, 20);
+            t_sent = now_us();
+        }
+        printf("received %ld first_resent %d recent_resent %d\n", rx, first_resent, recent_resent);
+        return !t_sent;
     }
     if (argc >= 6 && !strcmp(argv[1], "nackall")) {
         int rfd = rtp_receiver(atoi(argv[2])), first = -1;

@@ -5,7 +5,8 @@
 # NACK with the RTP/AVPF profile). PLI/FIR and malformed RTCP come from
 # tests/net/rtcpinject.c, which builds them by hand.
 #   tests/rtp/feedback.sh BUILD TEST
-# TEST: recovery | keyframe | kfinterval | stats | restart | hostile | nack | sdp | budget | remb |
+# TEST: recovery | keyframe | kfinterval | stats | restart | hostile | nack | sdp | budget | remb | history |
+#       repeat |
 #       gst-recovery | gst-pli | gst-restart | gst-rtx | gst-stats  (GStreamer's rtpbin as the receiver:
 #       rtpjitterbuffer with do-retransmission, rtph264depay request-keyframe)
 set -eu
@@ -317,6 +318,69 @@ test_nack() {
     done
 }
 
+# the history's limits besides its time (nack_history, here 10 s): 32768
+# packets and 64 MiB. Raw video (RFC 4175) makes many packets, or large ones,
+# fast; rtcpinject NACKs the first packet and the latest once AFTER have come:
+# the first must be gone (a miss), the latest answered
+test_history() {
+    hist() {  # NAME AFTER LAVFI_SIZE RATE PKT_SIZE
+        local name=$1 after=$2 size=$3 rate=$4 pkt=$5 p q r
+        p=$(port); q=$(port)
+        while [ "$q" = "$p" ]; do q=$(port); done
+        "$tools/rtcpinject" nackold "$p" "$((q + 1))" "$SSRC" "$after" 30000 > "$work/$name.txt" &
+        local inj=$!
+        wait_udp "$p"
+        timeout 60 "$ffmpeg" -nostdin -v error -re -f lavfi -i "testsrc2=s=$size:r=$rate:d=4" \
+            -c:v rawvideo -pix_fmt uyvy422 -f rtp -ssrc "$SSRC" -nack_history 10000 \
+            -stats_file "$work/$name.json" -stats_interval 0 \
+            "rtp://127.0.0.1:$p?pkt_size=$pkt&localrtpport=$q&localrtcpport=$((q + 1))" \
+            > "$work/$name.send.log" 2>&1 || { cat "$work/$name.send.log"; die "$name: sender failed"; }
+        wait "$inj" || die "$name: no NACK sent: $(cat "$work/$name.txt")"
+        r=$(cat "$work/$name.txt")
+        local missed; missed=$(json "$work/$name.json" nack_missed)
+        note "$name: after $after packets ($size at $rate fps, pkt_size $pkt): $r; nack_missed $missed"
+        case $r in
+            *"first_resent 0 recent_resent 1"*) ;;
+            *) die "$name: the first packet must be gone and the latest resent: $r" ;;
+        esac
+        [ "$missed" = 1 ] || die "$name: nack_missed $missed, want 1"
+    }
+    # packets: 320x240 is 129 packets of 1200 bytes a frame, 32,000 a second
+    hist packets 33500 320x240 250 1200
+    # bytes: 1280x720 is 1.8 MB a frame in 29 packets of 65000: 64 MiB in
+    # 37 frames, 1,400 packets (far below 32768) hold 88 MB
+    hist bytes 1400 1280x720 50 65000
+}
+
+# a NACK repeated sooner than the shortest round trip the sender measured
+# is not answered again (the copy is still on its way); one repeated later
+# is. RTT 30 ms through the relay, known from the RRs of rtcpinject rr
+test_repeat() {
+    ports
+    relay rp 0 1 30
+    "$tools/rtcpinject" rr "$((p_recv + 1))" "$((p_relay + 1))" "$SSRC" 3 30000 > "$work/rp.rr" &
+    local rr_pid=$!
+    # from 0.8 s on: the RR answering the first SR (at the start) has come
+    "$tools/rtcpinject" nackrepeat "$p_recv" "$((p_relay + 1))" "$SSRC" 800 30000 > "$work/rp.txt" &
+    local inj=$! in
+    in=$(clip_720p)     # 4 s: the five rounds of NACKs take about 2 s
+    wait_udp "$((p_recv + 1))"
+    wait_udp "$p_recv"
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -i "$in" -c copy -f rtp -ssrc "$SSRC" \
+        -sr_interval 0.5 -stats_file "$work/rp.json" -stats_interval 0 "$(url)" \
+        > "$work/rp.send.log" 2>&1 || die "sender failed"
+    wait "$rr_pid" || die "the SRs were not answered: $(cat "$work/rp.rr")"
+    wait "$inj" || die "the NACKs were not all sent: $(cat "$work/rp.txt")"
+    wait "$relay_pid"
+    local r early rtt
+    r=$(cat "$work/rp.txt")
+    early=$(sed -n 's/.*, \([0-9]*\) again within a round trip.*/\1/p' "$work/rp.send.log" | tail -n 1)
+    rtt=$(json "$work/rp.json" rtt_min_ms)
+    note "RTT $rtt ms; each NACK again 3 ms and 150 ms later: $r; sender: $early not answered within a round trip"
+    [ "$r" = "nacked 5 copies 10" ] || die "want 10 copies (the NACK and its real repeat), got: $r"
+    [ "${early:-0}" -ge 5 ] || die "$early early repeats counted, want 5"
+}
+
 test_budget() {
     # every packet NACKed at once: resends stop at nack_max_share of the
     # media; one NACK for a packet older than nack_history is a miss
@@ -559,7 +623,7 @@ test_gst_restart() {
 
 mkinputs
 case "$what" in
-    recovery|keyframe|kfinterval|stats|restart|hostile|nack|sdp|budget|remb) "test_$what" ;;
+    recovery|keyframe|kfinterval|stats|restart|hostile|nack|sdp|budget|remb|history|repeat) "test_$what" ;;
     gst-recovery|gst-pli|gst-restart|gst-rtx|gst-stats) "test_${what/-/_}" ;;
     *) die "unknown test $what" ;;
 esac
