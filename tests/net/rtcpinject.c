@@ -30,6 +30,11 @@
  *       150 ms later (as for a copy lost on the way: a real repeat); counts
  *       the copies of each that arrive within 300 ms. Prints "nacked N
  *       copies C" (C = 2 N when the early repeat is not answered).
+ *   rtcpinject nackfirst RTP_PORT RTCP_PORT MEDIA_SSRC COUNT EVERY TIMEOUT_MS
+ *       Acts as the receiver: NACKs every EVERY-th of the first COUNT x
+ *       EVERY packets as it arrives (the start of the first keyframe), then
+ *       counts for 500 ms the copies that come again. Prints "nacked N
+ *       resent M".
  *   rtcpinject garbage PORT COUNT SEED
  *       COUNT malformed datagrams: random bytes, bad versions, lengths past
  *       the end, truncated feedback, zero lengths, huge report counts.
@@ -236,6 +241,40 @@ int main(int argc, char **argv)
         }
         printf("nacked %d copies %d\n", nacked, copies);
         return nacked != 5;
+    }
+    if (argc >= 8 && !strcmp(argv[1], "nackfirst")) {
+        int rfd = rtp_receiver(atoi(argv[2])), rtcp = atoi(argv[3]), count = atoi(argv[5]);
+        int every = atoi(argv[6]);
+        uint32_t ssrc = strtoul(argv[4], NULL, 0);
+        int64_t deadline = now_us() + atoll(argv[7]) * 1000, t_last = 0;
+        int nacked = 0, resent = 0, first = -1;
+        uint8_t got[65536] = { 0 };
+
+        if (rfd < 0 || count < 1 || every < 1 || count * every > 30000)
+            return 1;
+        b[0] = 0x81; b[1] = 205; wb16(b + 2, 3);
+        wb32(b + 4, OUR_SSRC); wb32(b + 8, ssrc);
+        while (now_us() < deadline && (!t_last || now_us() - t_last < 500000)) {
+            uint8_t r[65536];
+            int seq;
+            if (!recv_rtp(rfd, r, sizeof(r)) || is_rtcp(r))
+                continue;
+            seq = r[2] << 8 | r[3];
+            if (first < 0)
+                first = seq;
+            if ((uint16_t)(seq - first) >= count * every || (uint16_t)(seq - first) % every)
+                continue;
+            if (got[seq]++) {           /* seen before: a resend */
+                resent++;
+                continue;
+            }
+            wb16(b + 12, seq); wb16(b + 14, 0);
+            send_to(fd, rtcp, b, 16);
+            if (++nacked == count)
+                t_last = now_us();
+        }
+        printf("nacked %d resent %d\n", nacked, resent);
+        return nacked != count;
     }
     if (argc >= 7 && !strcmp(argv[1], "nackold")) {
         int rfd = rtp_receiver(atoi(argv[2])), first = -1, recent = -1;

@@ -6,7 +6,7 @@
 # tests/net/rtcpinject.c, which builds them by hand.
 #   tests/rtp/feedback.sh BUILD TEST
 # TEST: recovery | keyframe | kfinterval | stats | restart | hostile | nack | sdp | budget | remb | history |
-#       repeat |
+#       repeat | firstsecond |
 #       gst-recovery | gst-pli | gst-restart | gst-rtx | gst-stats  (GStreamer's rtpbin as the receiver:
 #       rtpjitterbuffer with do-retransmission, rtph264depay request-keyframe)
 set -eu
@@ -381,6 +381,29 @@ test_repeat() {
     [ "${early:-0}" -ge 5 ] || die "$early early repeats counted, want 5"
 }
 
+# the retransmission budget in the first second: the media rate so far over
+# the time so far (at least 200 ms), not over a whole second, or the first
+# keyframe's losses would be over budget. NACKs for one packet in 8 (12.5 %,
+# within the default nack_max_share 0.3) of the 720p clip's first 192, each
+# as it arrives: all 24 resent (over a whole second: 14)
+test_firstsecond() {
+    local p q r in
+    in=$(clip_720p)
+    p=$(port); q=$(port)
+    while [ "$q" = "$p" ]; do q=$(port); done
+    "$tools/rtcpinject" nackfirst "$p" "$((q + 1))" "$SSRC" 24 8 30000 > "$work/fs.txt" &
+    local inj=$!
+    wait_udp "$p"
+    timeout 60 "$ffmpeg" -nostdin -v error -re -i "$in" -c copy -f rtp -ssrc "$SSRC" \
+        -stats_file "$work/fs.json" -stats_interval 0 \
+        "rtp://127.0.0.1:$p?pkt_size=1200&localrtpport=$q&localrtcpport=$((q + 1))" \
+        > /dev/null 2>&1 || die "sender failed"
+    wait "$inj" || die "the NACKs were not all sent: $(cat "$work/fs.txt")"
+    r=$(cat "$work/fs.txt")
+    note "one in 8 of the first 192 packets NACKed as they came: $r; over budget $(json "$work/fs.json" nack_rate_limited)"
+    [ "$r" = "nacked 24 resent 24" ] || die "want all 24 resent: $r"
+}
+
 test_budget() {
     # every packet NACKed at once: resends stop at nack_max_share of the
     # media; one NACK for a packet older than nack_history is a miss
@@ -623,7 +646,7 @@ test_gst_restart() {
 
 mkinputs
 case "$what" in
-    recovery|keyframe|kfinterval|stats|restart|hostile|nack|sdp|budget|remb|history|repeat) "test_$what" ;;
+    recovery|keyframe|kfinterval|stats|restart|hostile|nack|sdp|budget|remb|history|repeat|firstsecond) "test_$what" ;;
     gst-recovery|gst-pli|gst-restart|gst-rtx|gst-stats) "test_${what/-/_}" ;;
     *) die "unknown test $what" ;;
 esac
