@@ -158,6 +158,7 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
             .pace_factor    = e->pace_factor,
             .pace_burst     = e->pace_burst,
             .pace_max_delay = e->pace_max_delay,
+            .pace_kernel    = e->pace_kernel,
             .bit_rate       = s1->streams[0]->codecpar->bit_rate,
             .dscp           = e->dscp,
             .twcc           = e->cc && e->feedback,

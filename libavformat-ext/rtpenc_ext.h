@@ -49,6 +49,7 @@ typedef struct FFRTPEncExt {
     double pace_factor;
     int pace_burst;             ///< bytes
     int64_t pace_max_delay;     ///< µs
+    int pace_kernel;            ///< SO_TXTIME: -1 where the qdisc is fq, 0 never, 1 always
     int dscp;
     int cc;                     ///< congestion control: transport-cc extension, target bit rate
     int64_t min_bitrate, max_bitrate;
@@ -121,6 +122,10 @@ typedef struct FFRTPEncExt {
     { "pace_max_delay", "longest a packet waits in the pacer: beyond, it sends faster than pace_factor", \
       offsetof(ctx, field.pace_max_delay), AV_OPT_TYPE_DURATION, { .i64 = FF_RTPENC_PACE_MAX_DELAY }, \
       1000, 10000000, AV_OPT_FLAG_ENCODING_PARAM },                                    \
+    { "pace_kernel", "give the kernel departure times (SO_TXTIME) for its fq qdisc to pace: -1 where the outgoing device has fq, 0 never, 1 always", \
+      offsetof(ctx, field.pace_kernel), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, 1, AV_OPT_FLAG_ENCODING_PARAM, .unit = "pace_kernel" }, \
+    { "auto",   "where the outgoing device's qdisc is fq", 0, AV_OPT_TYPE_CONST,        \
+      { .i64 = -1 }, 0, 0, AV_OPT_FLAG_ENCODING_PARAM, .unit = "pace_kernel" },         \
     { "dscp", "DSCP of the RTP and RTCP packets (IPv4 TOS or IPv6 traffic class), -1: leave it", \
       offsetof(ctx, field.dscp), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, 63, AV_OPT_FLAG_ENCODING_PARAM }, \
     { "cc", "congestion control: number packets for transport-cc feedback and estimate the bit rate the network takes (the encoder follows it in ffmpeg)", \

@@ -73,6 +73,7 @@
 #include <string.h>
 
 #include "libavutil/avassert.h"
+#include "libavutil/avstring.h"
 #include "libavutil/error.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/log.h"
@@ -110,11 +111,23 @@ const char *ff_rtp_sender_mode_name(enum FFRTPSendMode mode)
 #include <sys/uio.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <linux/net_tstamp.h>
+#include <linux/netlink.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103
 #endif
 #ifndef SOL_UDP
 #define SOL_UDP 17
+#endif
+#ifndef SO_TXTIME
+#define SO_TXTIME 61
+#endif
+#ifndef SCM_TXTIME
+#define SCM_TXTIME SO_TXTIME
 #endif
 #else
 #define RTPSEND_BATCH 0
@@ -143,6 +156,8 @@ const char *ff_rtp_sender_mode_name(enum FFRTPSendMode mode)
 #define PRIO_BYTES       (1 << 20)  ///< resends the pacer holds at most (and 256 packets)
 #define TWCC_LOG         8192       ///< send times kept for transport feedback
 #define TWCC_OFFSET      17         ///< the sequence number's offset: header, 0xBEDE, length, id/len
+#define KERNEL_AHEAD     20000      ///< µs ahead of its time a burst goes to the kernel (SO_TXTIME):
+                                    ///< fq holds 100 packets per flow, 25 at 1200 bytes and 12 Mbit/s
 
 typedef struct SendSocket {
     int fd;
@@ -162,10 +177,11 @@ typedef struct Batch {
     struct mmsghdr msg[MAX_QUEUE];
     int first[MAX_QUEUE];           ///< first packet of each message
     union {
-        char buf[CMSG_SPACE(sizeof(uint16_t))];
+        char buf[CMSG_SPACE(sizeof(uint16_t)) + CMSG_SPACE(sizeof(uint64_t))];
         struct cmsghdr align;
     } cmsg[MAX_QUEUE];
 #endif
+    int64_t txtime;                 ///< µs, CLOCK_MONOTONIC: SO_TXTIME departure time, 0: none
 } Batch;
 
 typedef struct Paced {
@@ -232,6 +248,7 @@ struct FFRTPSender {
     uint32_t last_ts;
     int have_ts;
     double rate;                    ///< bytes/s of the last burst
+    int kernel_paced;               ///< bursts carry SO_TXTIME departure times
     double link_rate;               ///< bytes/s the link takes (congestion control), 0: unknown
     uint32_t delay_hist[DELAY_BINS + 1];
     uint64_t delay_count;
@@ -277,6 +294,151 @@ static int gso_available(int fd)
     return 0;
 #endif
 }
+
+#if RTPSEND_BATCH
+/** The interface the socket's packets leave by: its index, and its name
+ *  in name; 0 if not found. */
+static int egress_device(const SendSocket *sock, char *name, int size)
+{
+    struct sockaddr_storage local;
+    socklen_t len = sizeof(local);
+    struct ifaddrs *list, *i;
+    int fd = sock->fd, tmp = -1, index = 0;
+
+    if (!sock->connected) {
+        /* a connected socket of the same family finds the route */
+        tmp = socket(sock->dest.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if (tmp < 0 || connect(tmp, (const struct sockaddr *)&sock->dest, sock->dest_len) < 0)
+            goto end;
+        fd = tmp;
+    }
+    if (getsockname(fd, (struct sockaddr *)&local, &len) < 0 || getifaddrs(&list) < 0)
+        goto end;
+    for (i = list; i && !index; i = i->ifa_next) {
+        const struct sockaddr *a = i->ifa_addr;
+        if (!a || a->sa_family != local.ss_family)
+            continue;
+        if ((a->sa_family == AF_INET &&
+             ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+             ((const struct sockaddr_in *)&local)->sin_addr.s_addr) ||
+            (a->sa_family == AF_INET6 &&
+             !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+                     &((const struct sockaddr_in6 *)&local)->sin6_addr, 16))) {
+            index = if_nametoindex(i->ifa_name);
+            av_strlcpy(name, i->ifa_name, size);
+        }
+    }
+    freeifaddrs(list);
+end:
+    if (tmp >= 0)
+        close(tmp);
+    return index;
+}
+
+/**
+ * Whether the device's qdisc paces by departure time: fq at its root, or mq
+ * (a multiqueue device) with fq under it. Asked over rtnetlink (RTM_GETQDISC);
+ * the root's kind goes to kind ("" if none was listed: noqueue).
+ */
+static int device_has_fq(int index, char *kind, int size)
+{
+    struct {
+        struct nlmsghdr nh;
+        struct tcmsg tc;
+    } req = {
+        .nh = { .nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg)), .nlmsg_type = RTM_GETQDISC,
+                .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP, .nlmsg_seq = 1 },
+        .tc = { .tcm_family = AF_UNSPEC, .tcm_ifindex = index },
+    };
+    struct timeval tv = { 1, 0 };
+    uint32_t root = 0;
+    int fd, done = 0, children = 0, fq_children = 0, fq_root = 0, mq_root = 0;
+    union {
+        char buf[16384];
+        struct nlmsghdr align;
+    } u;
+
+    kind[0] = 0;
+    fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+    if (fd < 0)
+        return 0;
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    if (send(fd, &req, req.nh.nlmsg_len, 0) < 0)
+        done = -1;
+    /* a bounded dump: 64 reads at most */
+    for (int reads = 0; !done && reads < 64; reads++) {
+        int n = recv(fd, u.buf, sizeof(u.buf), 0);
+        if (n <= 0)
+            break;
+        for (struct nlmsghdr *nh = &u.align; NLMSG_OK(nh, n); nh = NLMSG_NEXT(nh, n)) {
+            const struct tcmsg *tc = NLMSG_DATA(nh);
+            int left = nh->nlmsg_len - NLMSG_LENGTH(sizeof(*tc));
+            const char *k = NULL;
+
+            if (nh->nlmsg_type == NLMSG_DONE || nh->nlmsg_type == NLMSG_ERROR) {
+                done = 1;
+                break;
+            }
+            if (nh->nlmsg_type != RTM_NEWQDISC || left < 0 || tc->tcm_ifindex != index)
+                continue;
+            for (const struct rtattr *a = (const struct rtattr *)((const char *)tc + NLMSG_ALIGN(sizeof(*tc)));
+                 RTA_OK(a, left); a = RTA_NEXT(a, left))
+                if (a->rta_type == TCA_KIND && RTA_PAYLOAD(a) > 0 &&
+                    memchr(RTA_DATA(a), 0, RTA_PAYLOAD(a)))
+                    k = RTA_DATA(a);
+            if (!k)
+                continue;
+            if (tc->tcm_parent == TC_H_ROOT) {
+                av_strlcpy(kind, k, size);
+                root    = tc->tcm_handle;
+                fq_root = !strcmp(k, "fq");
+                mq_root = !strcmp(k, "mq");
+            } else if (tc->tcm_parent != TC_H_INGRESS) {
+                /* under mq: its children hang from mq's handle */
+                children++;
+                fq_children += !strcmp(k, "fq") && (!root || TC_H_MAJ(tc->tcm_parent) == TC_H_MAJ(root));
+            }
+        }
+    }
+    close(fd);
+    return fq_root || (mq_root && children && fq_children == children);
+}
+
+/** Turn kernel pacing on if asked (pace_kernel) and possible: SO_TXTIME on
+ *  the RTP socket, with CLOCK_MONOTONIC. Logs why not. */
+static void setup_kernel_pacing(FFRTPSender *s)
+{
+    char dev[IF_NAMESIZE] = "", kind[32] = "";
+    struct sock_txtime cfg = { .clockid = CLOCK_MONOTONIC };
+    int index, fq = 0;
+
+    if (!s->cfg.pace_kernel || !s->cfg.pace)
+        return;
+    index = egress_device(&s->rtp, dev, sizeof(dev));
+    if (index)
+        fq = device_has_fq(index, kind, sizeof(kind));
+    if (!fq && s->cfg.pace_kernel < 0) {
+        av_log(s->logctx, AV_LOG_VERBOSE, "SO_TXTIME pacing not used: %s%s%s%s; "
+               "the send thread's timer paces\n", index ? "qdisc of " : "no device found",
+               dev, index ? " is " : "", index ? (kind[0] ? kind : "none (noqueue)") : "");
+        return;
+    }
+    if (s->mode == FF_RTP_SEND_SINGLE || !av_gettime_relative_is_monotonic()) {
+        av_log(s->logctx, s->cfg.pace_kernel > 0 ? AV_LOG_WARNING : AV_LOG_VERBOSE,
+               "SO_TXTIME pacing not used: it needs send_mode gso or mmsg and a monotonic clock\n");
+        return;
+    }
+    if (setsockopt(s->rtp.fd, SOL_SOCKET, SO_TXTIME, &cfg, sizeof(cfg)) < 0) {
+        av_log(s->logctx, s->cfg.pace_kernel > 0 ? AV_LOG_WARNING : AV_LOG_VERBOSE,
+               "SO_TXTIME pacing not used: %s\n", av_err2str(AVERROR(errno)));
+        return;
+    }
+    s->kernel_paced = 1;
+    av_log(s->logctx, AV_LOG_VERBOSE, "SO_TXTIME pacing on %s (qdisc %s%s): bursts go to the "
+           "kernel up to %d ms ahead of their departure times\n", index ? dev : "?",
+           kind[0] ? kind : "none", fq ? "" : ", which ignores the times", KERNEL_AHEAD / 1000);
+}
+#endif
 
 /** DSCP in the IPv4 TOS or IPv6 traffic class byte of one socket. */
 static int set_dscp(FFRTPSender *s, const SendSocket *sock, const char *what)
@@ -453,6 +615,12 @@ int ff_rtp_sender_open(FFRTPSender **ps, void *logctx, AVIOContext *pb,
             ret = AVERROR(ENOMEM);
             goto fail;
         }
+#if RTPSEND_BATCH
+        setup_kernel_pacing(s);
+#else
+        if (cfg->pace_kernel > 0)
+            av_log(logctx, AV_LOG_WARNING, "SO_TXTIME pacing is not available on this system\n");
+#endif
         if ((ret = start_thread(s)) < 0)
             goto fail;
     }
@@ -460,9 +628,9 @@ int ff_rtp_sender_open(FFRTPSender **ps, void *logctx, AVIOContext *pb,
            ff_rtp_sender_mode_name(s->mode), cfg->packet_size);
     if (cfg->pace)
         av_log(logctx, AV_LOG_VERBOSE, "paced at %.2f x the media rate in bursts of "
-               "%d bytes, packets wait %.0f ms at most (timer in a thread: SO_TXTIME "
-               "pacing is not used)\n", cfg->pace_factor, cfg->pace_burst,
-               cfg->pace_max_delay / 1000.0);
+               "%d bytes, packets wait %.0f ms at most (%s)\n", cfg->pace_factor, cfg->pace_burst,
+               cfg->pace_max_delay / 1000.0,
+               s->kernel_paced ? "departure times for the kernel: SO_TXTIME" : "timer in a thread");
     else
         av_log(logctx, AV_LOG_VERBOSE, "not paced\n");
     *ps = s;
@@ -515,6 +683,7 @@ void ff_rtp_sender_get_stats(FFRTPSender *s, FFRTPSendStats *st)
     st->delay_p50_ms = delay_quantile(s, 0.5);
     st->delay_p95_ms = delay_quantile(s, 0.95);
     st->delay_max_ms = s->delay_max / 1000.0;
+    st->kernel_paced = s->kernel_paced;
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -661,15 +830,31 @@ static int build_messages(FFRTPSender *s, Batch *b, int from, int gso)
             m->msg_hdr.msg_name    = &s->rtp.dest;
             m->msg_hdr.msg_namelen = s->rtp.dest_len;
         }
-        if (n > 1) {
+        if (n > 1 || b->txtime) {
             struct cmsghdr *c;
+            size_t len = 0;
             m->msg_hdr.msg_control    = b->cmsg[nb_msg].buf;
             m->msg_hdr.msg_controllen = sizeof(b->cmsg[nb_msg].buf);
             c = CMSG_FIRSTHDR(&m->msg_hdr);
-            c->cmsg_level = SOL_UDP;
-            c->cmsg_type  = UDP_SEGMENT;
-            c->cmsg_len   = CMSG_LEN(sizeof(uint16_t));
-            *(uint16_t *)CMSG_DATA(c) = seg;
+            if (n > 1) {
+                c->cmsg_level = SOL_UDP;
+                c->cmsg_type  = UDP_SEGMENT;
+                c->cmsg_len   = CMSG_LEN(sizeof(uint16_t));
+                *(uint16_t *)CMSG_DATA(c) = seg;
+                len += CMSG_SPACE(sizeof(uint16_t));
+                c = CMSG_NXTHDR(&m->msg_hdr, c);
+            }
+            if (b->txtime) {
+                /* the departure time, ns of CLOCK_MONOTONIC (the clock of
+                 * av_gettime_relative(), checked at open) */
+                uint64_t ns = (uint64_t)b->txtime * 1000;
+                c->cmsg_level = SOL_SOCKET;
+                c->cmsg_type  = SCM_TXTIME;
+                c->cmsg_len   = CMSG_LEN(sizeof(uint64_t));
+                memcpy(CMSG_DATA(c), &ns, sizeof(ns));
+                len += CMSG_SPACE(sizeof(uint64_t));
+            }
+            m->msg_hdr.msg_controllen = len;
         }
         b->first[nb_msg++] = i;
         i += n;
@@ -735,8 +920,9 @@ static void clear_batch(Batch *b)
 {
     for (int i = 0; i < b->nb; i++)
         av_buffer_unref(&b->bufs[i]);
-    b->nb    = 0;
-    b->bytes = 0;
+    b->nb     = 0;
+    b->bytes  = 0;
+    b->txtime = 0;
 }
 
 /**
@@ -775,7 +961,7 @@ static int send_media(FFRTPSender *s, Batch *b)
      * comes back at once finds them; it frees nothing before its next call,
      * in this thread, so data[] stays valid */
     if (s->twcc_log) {
-        int64_t now = av_gettime_relative();
+        int64_t now = b->txtime ? b->txtime : av_gettime_relative();
         pthread_mutex_lock(&s->lock);
         for (int i = 0; i < b->nb; i++)
             twcc_stamp(s, b->data[i], b->sizes[i], now);
@@ -798,7 +984,7 @@ static int send_media(FFRTPSender *s, Batch *b)
         s->st.packets       += b->nb;
         s->st.bytes         += b->bytes;
         s->st.payload_bytes += b->bytes - s->hdr_size * b->nb;
-        s->st.last_media_send = av_gettime_relative();
+        s->st.last_media_send = b->txtime ? b->txtime : av_gettime_relative();
     }
     pthread_mutex_unlock(&s->lock);
     clear_batch(b);
@@ -886,16 +1072,22 @@ static int64_t pace_run(FFRTPSender *s)
 {
     for (int bursts = 0; bursts < 16; bursts++) {
         Batch *b = &s->burst;
-        int64_t now = av_gettime_relative();
+        int64_t now = av_gettime_relative(), ahead, depart;
         int ret = 0, resent = 0, burst;
         double rate;
 
         pthread_mutex_lock(&s->lock);
-        if (now < s->t_free || (!s->prio_count && !s->ring_count)) {
-            int64_t next = s->prio_count || s->ring_count ? s->t_free : INT64_MAX;
+        /* with kernel pacing a burst goes to the kernel ahead of its time,
+         * with that time; resends (sent at once) wait for their credit as
+         * without it */
+        ahead = s->kernel_paced && s->live && !s->prio_count ? KERNEL_AHEAD : 0;
+        if (now + ahead < s->t_free || (!s->prio_count && !s->ring_count)) {
+            int64_t next = s->prio_count || s->ring_count ? s->t_free - ahead : INT64_MAX;
             pthread_mutex_unlock(&s->lock);
             return next;
         }
+        depart    = FFMAX(s->t_free, now);
+        b->txtime = ahead ? depart : 0;
         rate = s->rate = pace_rate(s, now);
         /* resends first, in the same budget */
         while (s->prio_count && (!resent || resent + s->prio_size[s->prio_start] <= s->cfg.pace_burst)) {
@@ -923,7 +1115,7 @@ static int64_t pace_run(FFRTPSender *s)
         while (s->ring_count && b->nb < MAX_QUEUE &&
                (!(b->nb || resent) || resent + b->bytes + s->ring[s->ring_start].size <= burst)) {
             Paced *p = &s->ring[s->ring_start];
-            int64_t delay = now - p->time;
+            int64_t delay = (b->txtime ? depart : now) - p->time;
 
             b->bufs[b->nb]  = p->buf;
             b->data[b->nb]  = p->buf->data;

@@ -58,6 +58,8 @@ typedef struct FFRTPSendStats {
     double pace_rate;       ///< bit/s the pacer sends at now (0: idle, nothing measured yet)
     double delay_p50_ms, delay_p95_ms, delay_max_ms; ///< time packets waited in the pacer
     int64_t last_media_send;///< av_gettime_relative() of the last media packet sent, 0: none
+                            ///< (with kernel pacing: its departure time)
+    int kernel_paced;       ///< departure times go to the kernel (SO_TXTIME)
 } FFRTPSendStats;
 
 typedef struct FFRTPSendConfig {
@@ -67,6 +69,14 @@ typedef struct FFRTPSendConfig {
     double pace_factor;     ///< pacing rate / media rate
     int pace_burst;         ///< bytes that may leave back to back
     int64_t pace_max_delay; ///< µs a packet may wait before the pacer speeds up
+    /**
+     * The kernel's pacing: each burst is handed over up to 20 ms ahead of
+     * its time with that time as its SO_TXTIME departure time, for the fq
+     * qdisc to hold it. -1: where the device the packets leave by has fq as
+     * its qdisc (checked at open), 0: never, 1: always (a qdisc other than
+     * fq ignores the times: the packets leave when handed over).
+     */
+    int pace_kernel;
     int64_t bit_rate;       ///< the encoder's bit/s when known, else 0
     int dscp;               ///< DSCP for both sockets, -1: leave them alone
     /**

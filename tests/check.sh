@@ -191,8 +191,8 @@ run rtp-keyframe-api "$build/tests/rtp_keyframe_example" "$build/tests/rtcpinjec
 sed 's/^/    /' "$log/rtp-keyframe-api.log"
 
 echo "== paced sending: a 2x bottleneck with a 64 KB queue, resends ahead of the pacer, the BYE after it,"
-echo "   the same datagrams paced or not, DSCP (127.0.0.1)"
-for t in bottleneck resend bye wire; do
+echo "   the same datagrams paced or not, DSCP, SO_TXTIME departure times (127.0.0.1)"
+for t in bottleneck resend bye wire kernel; do
     run "rtp-pacing-$t" "$top/tests/rtp/pacing.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-pacing-$t.log"
 done
@@ -220,7 +220,7 @@ run docs-manpage sh -c "make -C '$ffb' doc/ffmpeg-filters.1 && \
     grep -q '^\.SS \"toi420\"' '$ffb/doc/ffmpeg-filters.1' && grep -q 'full range' '$ffb/doc/ffmpeg-filters.1'"
 run docs-manpage-rtp "$top/tests/cli/rtp-docs.sh" "$ffb" send_mode base_timestamp feedback nack nack_history \
     nack_max_share rtx_pt rtx_ssrc sr_interval stats_interval stats_file keyframe_min_interval bye bye_delay \
-    pace pace_factor pace_burst pace_max_delay dscp cc min_bitrate max_bitrate
+    pace pace_factor pace_burst pace_max_delay pace_kernel dscp cc min_bitrate max_bitrate
 run docs-manpage-rtp-receiver sh -c "make -C '$ffb' doc/ffmpeg-protocols.1 && \
     grep -q 'nack_max_retries' '$ffb/doc/ffmpeg-protocols.1' && grep -q 'Loss recovery of the RTP receiver' '$ffb/doc/ffmpeg-protocols.1' && \
     grep -q 'au_marker' '$ffb/doc/ffmpeg-protocols.1' && \

@@ -21,6 +21,13 @@
  *                in the order they are sent, from SEED (default 1). A GSO
  *                message (many datagrams in one) passes whole: use it with
  *                send_mode mmsg.
+ *   txtime:FILE  nothing fails: each datagram or message sent on a UDP
+ *                socket is logged to FILE as "CALL TXTIME BYTES TYPE": the
+ *                CLOCK_MONOTONIC time of the call and the SO_TXTIME
+ *                departure time it carries (0 if none), in us, its bytes,
+ *                and its second byte (RTP: marker and payload type; RTCP:
+ *                200-207). What the kernel's fq qdisc would be given, where
+ *                no fq is there to show it.
  * Each injected failure (or drop) is counted and the total written to
  * stderr at exit.
  */
@@ -34,9 +41,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103
+#endif
+#ifndef SCM_TXTIME
+#define SCM_TXTIME 61
 #endif
 
 static int mode, every;
@@ -44,7 +55,8 @@ static long drop_ppm;
 static unsigned long long drop_seed = 1;
 static atomic_long calls, injected;
 
-enum { NONE, GSO_EIO, MMSG_ENOSYS, ENOBUFS_N, EAGAIN_N, DROP };
+enum { NONE, GSO_EIO, MMSG_ENOSYS, ENOBUFS_N, EAGAIN_N, DROP, TXTIME };
+static FILE *txtime_log;
 
 __attribute__((constructor)) static void init(void)
 {
@@ -59,7 +71,11 @@ __attribute__((constructor)) static void init(void)
         mode = ENOBUFS_N, every = atoi(m + 8);
     else if (!strncmp(m, "eagain:", 7))
         mode = EAGAIN_N, every = atoi(m + 7);
-    else if (!strncmp(m, "drop:", 5)) {
+    else if (!strncmp(m, "txtime:", 7)) {
+        mode = TXTIME;
+        if (!(txtime_log = fopen(m + 7, "w")))
+            abort();
+    } else if (!strncmp(m, "drop:", 5)) {
         char *end;
         mode     = DROP;
         drop_ppm = strtol(m + 5, &end, 10);
@@ -134,6 +150,33 @@ static size_t msg_len(const struct msghdr *m)
     return len;
 }
 
+static void log_send(int fd, const void *data, size_t len, unsigned long long ns)
+{
+    struct timespec ts;
+
+    if (mode != TXTIME || !is_udp(fd))
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    flockfile(txtime_log);
+    fprintf(txtime_log, "%lld %llu %zu %d\n", ts.tv_sec * 1000000LL + ts.tv_nsec / 1000,
+            ns / 1000, len, len > 1 ? ((const unsigned char *)data)[1] : -1);
+    fflush(txtime_log);
+    funlockfile(txtime_log);
+}
+
+static void log_txtime(int fd, const struct msghdr *m)
+{
+    unsigned long long ns = 0;
+
+    if (mode != TXTIME || !m->msg_iovlen)
+        return;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR((struct msghdr *)m); c;
+         c = CMSG_NXTHDR((struct msghdr *)m, c))
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TXTIME)
+            memcpy(&ns, CMSG_DATA(c), sizeof(ns));
+    log_send(fd, m->msg_iov[0].iov_base, msg_len(m), ns);
+}
+
 ssize_t send(int fd, const void *buf, size_t len, int flags)
 {
     static ssize_t (*real)(int, const void *, size_t, int);
@@ -143,6 +186,7 @@ ssize_t send(int fd, const void *buf, size_t len, int flags)
         return -1;
     if (drop_it(fd, buf, len))
         return len;
+    log_send(fd, buf, len, 0);
     return real(fd, buf, len, flags);
 }
 
@@ -156,6 +200,7 @@ ssize_t sendto(int fd, const void *buf, size_t len, int flags,
         return -1;
     if (drop_it(fd, buf, len))
         return len;
+    log_send(fd, buf, len, 0);
     return real(fd, buf, len, flags, to, tolen);
 }
 
@@ -173,6 +218,7 @@ ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
         return -1;
     if (drop_msg(fd, m))
         return msg_len(m);
+    log_txtime(fd, m);
     return real(fd, m, flags);
 }
 
@@ -216,6 +262,12 @@ int sendmmsg(int fd, struct mmsghdr *v, unsigned int n, int flags)
             v[i].msg_len = r;
         }
         return n;
+    }
+    if (mode == TXTIME) {
+        int r = real(fd, v, n, flags);
+        for (int i = 0; i < r; i++)
+            log_txtime(fd, &v[i].msg_hdr);
+        return r;
     }
     return real(fd, v, n, flags);
 }

@@ -16,9 +16,17 @@
 #               packets wait more than 60 ms (95th percentile).
 #   bye         the BYE comes after the last paced packet (bye_delay after
 #               it), and every packet arrives, with the pacer slow.
-#   wire        pace=1 and pace=0 put byte-identical datagrams on the wire;
-#               dscp 34 marks RTP and RTCP (tshark reads the DSCP), and
-#               nothing is marked without it.
+#   wire        pace=1, pace=0 and pace_kernel=1 put byte-identical datagrams
+#               on the wire; dscp 34 marks RTP and RTCP (tshark reads the
+#               DSCP), and nothing is marked without it.
+#   kernel      SO_TXTIME: by default (pace_kernel auto) the sender checks
+#               the qdisc of the device its packets leave by; lo has no fq,
+#               so it says so and its timer paces. With pace_kernel 1 every
+#               burst carries a departure time (tests/net/sendfail.c txtime
+#               logs what the kernel is given, as no fq is here to act on
+#               it): handed over at most 20 ms ahead of it, at most
+#               pace_burst and a packet per 1 ms of departure times, and the
+#               BYE bye_delay after the last departure time.
 set -eu
 build=$1 what=$2
 . "$(dirname "$0")/lib.sh"
@@ -117,7 +125,7 @@ test_bye() {
 test_wire() {
     local in p; in=$(clip_720p)
     local common=(-ssrc "$SSRC" -seq 100 -base_timestamp 1000 -cname wire)
-    for v in "pace 1" "pace 0" "dscp 34"; do
+    for v in "pace 1" "pace 0" "dscp 34" "pace_kernel 1"; do
         set -- $v
         local name=$1$2
         p=$(port)
@@ -139,11 +147,56 @@ test_wire() {
     done
     cmp -s "$work/pace1.dump" "$work/pace0.dump" || die "pace 1 and pace 0 differ on the wire"
     cmp -s "$work/pace1.dump" "$work/dscp34.dump" || die "dscp changed the datagrams"
-    note "pace=1, pace=0 and dscp=34: byte-identical RTP datagrams"
+    cmp -s "$work/pace1.dump" "$work/pace_kernel1.dump" || die "pace_kernel 1 changed the datagrams"
+    note "pace=1, pace=0, dscp=34 and pace_kernel=1: byte-identical RTP datagrams"
+}
+
+test_kernel() {
+    local in p; in=$(clip_720p)
+    p=$(port)
+    # the default: lo's qdisc is no fq, the timer paces
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -i "$in" -t 1 -c copy -f rtp \
+        "rtp://127.0.0.1:$p?pkt_size=1200" > "$work/auto.log" 2>&1 || die "auto: sender failed"
+    grep -q 'SO_TXTIME pacing not used: qdisc of lo is' "$work/auto.log" &&
+        grep -q 'packets wait 500 ms at most (timer in a thread)' "$work/auto.log" ||
+        { grep -i 'txtime\|paced at' "$work/auto.log"; die "auto: no fallback to the timer on lo"; }
+    note "default: $(grep -o 'SO_TXTIME pacing not used: [^;]*' "$work/auto.log")"
+
+    # forced: what the kernel is given, with a backlog in the pacer
+    p=$(port)
+    capture kernel 1500 30000 "$p" "$((p + 1))"
+    env LD_PRELOAD="$tools/sendfail.so" SENDFAIL="txtime:$work/tx.log" \
+        timeout 60 "$ffmpeg" -nostdin -v verbose -re -i "$in" -c copy -f rtp -ssrc "$SSRC" \
+        -pace_kernel 1 -pace_factor 1.2 -stats_file "$work/kernel.json" -stats_interval 0 \
+        "rtp://127.0.0.1:$p?pkt_size=1200" > "$work/kernel.log" 2>&1 || die "kernel: sender failed"
+    wait "$cap_pid"
+    grep -q 'SO_TXTIME pacing on lo' "$work/kernel.log" || die "pace_kernel 1: SO_TXTIME not set"
+    local sent got r
+    sent=$(json "$work/kernel.json" packets)
+    got=$("$tools/rtpcap" times "$work/kernel.pcap" "$p" | wc -l)
+    [ "$got" = "$sent" ] || die "$got of $sent packets arrived"
+    # RTP (second byte < 200) with and without a departure time; the lead
+    # (departure - call) range; the most bytes departing within 1 ms; the
+    # last departure, and the last RTCP datagram (the BYE's) after it
+    r=$(awk '$4 >= 200 && $4 <= 207 { rtcp = $1; next }
+             !$2 { none++; next }
+             { n++; lead = $2 - $1; if (n == 1 || lead < lo) lo = lead; if (lead > hi) hi = lead
+               t[m] = $2; b[m++] = $3; if ($2 > last) last = $2 }
+             END { for (i = 0; i < m; i++) { sum += b[i]; while (t[i] - t[j] >= 1000) sum -= b[j++]; if (sum > pk) pk = sum }
+                   printf "%d %d %d %d %d %d", n, none, lo, hi, pk, rtcp - last }' "$work/tx.log")
+    set -- $r
+    note "pace_kernel 1: $1 messages with a departure time, $2 without; handed over $3..$4 us ahead;" \
+         "at most $5 bytes departing within 1 ms; the BYE $(( $6 / 1000 )) ms after the last departure; $got of $sent packets arrived"
+    [ "$1" -gt 50 ] && [ "$2" = 0 ] || die "want every RTP message with a departure time: $1 with, $2 without"
+    # (a burst handed over late, as a busy machine may, just leaves at once)
+    [ "$4" -le 22000 ] || die "handed over up to $4 us ahead of its departure, want at most 20 ms"
+    [ "$4" -ge 5000 ] || die "no burst was handed over ahead of its time ($4 us at most)"
+    [ "$5" -le $((16384 + 1200)) ] || die "$5 bytes depart within 1 ms: more than pace_burst and a packet"
+    [ "$6" -ge 45000 ] || die "the BYE came $(( $6 / 1000 )) ms after the last departure (bye_delay 50 ms)"
 }
 
 case "$what" in
-    bottleneck|resend|bye|wire) "test_$what" ;;
+    bottleneck|resend|bye|wire|kernel) "test_$what" ;;
     *) die "unknown test $what" ;;
 esac
 echo "PASS rtp-pacing-$what"
