@@ -150,8 +150,8 @@ void ff_rtpenc_ext_send_data(AVFormatContext *s1, const uint8_t *buf, int len, i
 /** rtcp_send_sr() when a sender is active. */
 void ff_rtpenc_ext_send_sr(AVFormatContext *s1, int64_t ntp_time, int bye);
 
-/** After write_packet: send the access unit. @return ret or a send error */
-int ff_rtpenc_ext_packet_done(AVFormatContext *s1, int ret);
+/** After write_packet of pkt: send the access unit. @return ret or a send error */
+int ff_rtpenc_ext_packet_done(AVFormatContext *s1, const AVPacket *pkt, int ret);
 
 /** Log the send statistics and free the sender. */
 void ff_rtpenc_ext_close(AVFormatContext *s1);

@@ -121,6 +121,7 @@ struct FFRTPFeedback {
     Receiver rx[LCV_RTP_MAX_RECEIVERS];
     int64_t last_kf_request;
     atomic_int kf_pending;
+    atomic_int kf_awaited;          ///< a keyframe was asked for, and none has gone out since
 
     LCVRTCPPool *pool;
     AVLFG lfg;
@@ -252,6 +253,7 @@ static void request_keyframe(FFRTPFeedback *fb, int64_t now)
     fb->last_kf_request = now;
     fb->st.keyframe_requests++;
     atomic_store(&fb->kf_pending, 1);
+    atomic_store(&fb->kf_awaited, 1);
 }
 
 /** Bytes per second of media: what was sent in the last second; in the
@@ -807,6 +809,7 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
     fb->hist_media_limit = FFMIN((int64_t)cfg->history_ms * cfg->clock_rate / 1000, INT32_MAX);
     fb->avg_rtcp_size = 28 + 28;
     atomic_init(&fb->kf_pending, 0);
+    atomic_init(&fb->kf_awaited, 0);
     atomic_init(&fb->target, 0);
     av_lfg_init(&fb->lfg, av_get_random_seed());
     fb->rtx_seq = av_lfg_get(&fb->lfg) & 0x0fff;
@@ -940,6 +943,11 @@ int ff_rtpfb_keyframe_requested(FFRTPFeedback *fb)
     return atomic_exchange(&fb->kf_pending, 0);
 }
 
+int ff_rtpfb_keyframe_sent(FFRTPFeedback *fb)
+{
+    return atomic_exchange(&fb->kf_awaited, 0);
+}
+
 int64_t ff_rtpfb_target_bitrate(FFRTPFeedback *fb)
 {
     return atomic_load(&fb->target);
@@ -1009,6 +1017,11 @@ void ff_rtpfb_get_stats(FFRTPFeedback *fb, LCVRTPSenderStats *st)
 }
 
 int ff_rtpfb_keyframe_requested(FFRTPFeedback *fb)
+{
+    return 0;
+}
+
+int ff_rtpfb_keyframe_sent(FFRTPFeedback *fb)
 {
     return 0;
 }

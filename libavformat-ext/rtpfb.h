@@ -87,6 +87,10 @@ void ff_rtpfb_get_stats(FFRTPFeedback *fb, LCVRTPSenderStats *st);
 /** 1 once per keyframe request, see lcv_rtp_muxer_keyframe_requested() */
 int ff_rtpfb_keyframe_requested(FFRTPFeedback *fb);
 
+/** A keyframe is being sent: 1 if one was asked for since the last (the
+ *  receiver's picture is broken until it arrives), 0 otherwise. */
+int ff_rtpfb_keyframe_sent(FFRTPFeedback *fb);
+
 /** The congestion controller's target (bit/s), 0 without congestion control. */
 int64_t ff_rtpfb_target_bitrate(FFRTPFeedback *fb);
 

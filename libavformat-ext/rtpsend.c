@@ -249,6 +249,7 @@ struct FFRTPSender {
     int have_ts;
     double rate;                    ///< bytes/s of the last burst
     int kernel_paced;               ///< bursts carry SO_TXTIME departure times
+    int64_t urgent_within;          ///< µs: the next unit's due time, 0: as usual (the muxer's thread)
     double link_rate;               ///< bytes/s the link takes (congestion control), 0: unknown
     uint32_t delay_hist[DELAY_BINS + 1];
     uint64_t delay_count;
@@ -638,6 +639,15 @@ int ff_rtp_sender_open(FFRTPSender **ps, void *logctx, AVIOContext *pb,
 fail:
     ff_rtp_sender_free(&s);
     return ret;
+}
+
+void ff_rtp_sender_urgent(FFRTPSender *s, int64_t within)
+{
+    if (s->cfg.pace) {
+        pthread_mutex_lock(&s->lock);
+        s->urgent_within = within;
+        pthread_mutex_unlock(&s->lock);
+    }
 }
 
 int ff_rtp_sender_max_size(const FFRTPSender *s)
@@ -1217,7 +1227,7 @@ static int pace_enqueue(FFRTPSender *s)
 {
     Batch *b = &s->au;
     int64_t now = av_gettime_relative(), start = now, due;
-    int ret = 0, was_empty, nb = b->nb;
+    int ret = 0, was_empty, nb = b->nb, urgent;
 
     pthread_mutex_lock(&s->lock);
     /* no room: the socket takes less than the pacer gives it */
@@ -1247,6 +1257,12 @@ static int pace_enqueue(FFRTPSender *s)
     }
     now = av_gettime_relative();
     due = pace_due(s, b, now);
+    urgent = s->urgent_within && s->live;
+    if (urgent) {
+        due = FFMIN(due, now + s->urgent_within);
+        s->st.urgent_units++;
+    }
+    s->urgent_within = 0;
     if (!s->live) {
         /* faster than real time: there is no rate to pace at; what the
          * pacer still holds goes first (it sends it without waiting) */
@@ -1270,7 +1286,8 @@ static int pace_enqueue(FFRTPSender *s)
     }
     s->ring_bytes += b->bytes;
     s->enq_bytes  += b->bytes;
-    s->aus[(s->au_start + s->au_count++) % PACE_AUS] = (PacedAU){ due, s->enq_bytes, 0 };
+    /* an urgent unit's speed-up is no forced drain */
+    s->aus[(s->au_start + s->au_count++) % PACE_AUS] = (PacedAU){ due, s->enq_bytes, urgent };
     if (s->win_count == FF_ARRAY_ELEMS(s->win)) {
         s->win[(s->win_start + s->win_count - 1) % FF_ARRAY_ELEMS(s->win)].bytes += b->bytes;
     } else {
@@ -1622,6 +1639,10 @@ int ff_rtp_sender_open(FFRTPSender **ps, void *logctx, AVIOContext *pb,
 {
     *ps = NULL;
     return 0;
+}
+
+void ff_rtp_sender_urgent(FFRTPSender *s, int64_t within)
+{
 }
 
 int ff_rtp_sender_max_size(const FFRTPSender *s)

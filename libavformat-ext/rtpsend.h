@@ -54,6 +54,7 @@ typedef struct FFRTPSendStats {
     /* pacing (all 0 with pacing off) */
     uint64_t paced_bursts;  ///< bursts the pacer sent
     uint64_t forced_drains; ///< access units that would have waited more than pace_max_delay
+    uint64_t urgent_units;  ///< keyframes asked for, sent within their short due time
     uint64_t unpaced_units; ///< sent at once: the source is faster than real time
     double pace_rate;       ///< bit/s the pacer sends at now (0: idle, nothing measured yet)
     double delay_p50_ms, delay_p95_ms, delay_max_ms; ///< time packets waited in the pacer
@@ -134,6 +135,13 @@ int ff_rtp_sender_max_size(const FFRTPSender *s);
 
 /** The mode in use now (never FF_RTP_SEND_AUTO). */
 enum FFRTPSendMode ff_rtp_sender_mode(const FFRTPSender *s);
+
+/**
+ * The next access unit flushed is due within `within` µs (its pacing speeds
+ * up to meet it): a keyframe a receiver asked for, whose picture is broken
+ * until it arrives. Counted as an urgent unit, not as a forced drain.
+ */
+void ff_rtp_sender_urgent(FFRTPSender *s, int64_t within);
 
 /** Whether media goes through the pacer. */
 int ff_rtp_sender_paced(const FFRTPSender *s);

@@ -183,6 +183,22 @@ bitrate() {
 # each: when the IDR's last packet reached the receiver (relay + DELAY_MS)
 # less when the lost packet reached the relay, and less when the
 # receiver's first NACK or PLI after the loss reached the relay.
+# idr_spreads PCAP: for each IDR after the first, in ms, from its first to
+# its last packet (first transmissions) as they reached the relay
+idr_spreads() {
+    tshark -r "$1" -d "udp.port==$p_relay,rtp" -Y "udp.dstport == $p_relay && rtp" \
+        -T fields -E separator=' ' -e frame.time_epoch -e rtp.seq -e rtp.timestamp -e rtp.payload 2>/dev/null |
+    awk 'function h(s,  i, v) { v = 0; s = tolower(s)
+             for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+             return v }
+        { t = $1 * 1000; if ($2 in seen) next; seen[$2] = 1
+          if (!($3 in start)) { start[$3] = t; order[no++] = $3 }; end[$3] = t
+          p = $4; gsub(":", "", p); n = h(substr(p, 1, 2)) % 32
+          if (n == 28) { fu = h(substr(p, 3, 2)); n = int(fu / 128) % 2 ? fu % 32 : -1 }
+          if (n == 5) idr[$3] = 1 }
+        END { for (i = 0; i < no; i++) if (order[i] in idr && k++) printf "%.1f\n", end[order[i]] - start[order[i]] }'
+}
+
 idr_costs() {
     tshark -r "$1" -d "udp.port==$p_relay,rtp" -d "udp.port==$((p_relay + 1)),rtcp" \
         -Y "(udp.dstport == $p_relay && rtp) || (udp.dstport == $((p_relay + 1)) && (rtcp.pt == 205 || rtcp.pt == 206))" \
