@@ -106,7 +106,7 @@ test_tail() {
 # would take up to 170 ms; a keyframe asked for leaves within 40 ms, so
 # each IDR after the first must cross the relay within 60 ms: 40 and the
 # pacer's wake-ups on a busy machine)
-idr_case() {  # NAME SOURCE BITRATE BUFSIZE LOSS_PPM MIN_LOSSES
+idr_case() {  # NAME SOURCE BITRATE BUFSIZE LOSS_PPM MIN_LOSSES MAX_MS
     local name=$1 src=$2
     local enc=(-c:v libx264 -preset ultrafast -tune zerolatency -g 1000 -bf 0 -b:v "$3" -maxrate "$3" -bufsize "$4")
     ports
@@ -135,8 +135,8 @@ idr_case() {  # NAME SOURCE BITRATE BUFSIZE LOSS_PPM MIN_LOSSES
          "$(awk '{ printf "%s%s", s, $3; s = ", " }' "$work/$name.costs") ms after the receiver's request" \
          "(worst $worst; from the loss itself: worst $worst_loss ms)"
     [ "$n" -ge "$6" ] || die "$name: only $n losses to measure"
-    awk -v w="$worst" 'BEGIN { exit !(w > 0 && w <= 100) }' ||
-        die "$name: an IDR came $worst ms after the request (at most RTT 20 + 2 frames of 40 ms)"
+    awk -v w="$worst" -v m="$7" 'BEGIN { exit !(w > 0 && w <= m) }' ||
+        die "$name: an IDR came $worst ms after the request (at most $7 ms)"
     local spreads; spreads=$(idr_spreads "$work/$name.pcap" | tr '\n' ' ')
     note "$name: the IDRs asked for crossed the relay in $spreads ms (first to last packet)"
     [ -n "$spreads" ] || die "$name: no IDR after the first"
@@ -146,11 +146,15 @@ idr_case() {  # NAME SOURCE BITRATE BUFSIZE LOSS_PPM MIN_LOSSES
 }
 
 test_idr() {
-    idr_case idr "testsrc2=s=640x360:r=25" 1M 250k 20000 3
+    # RTT 20 + 2 frames of 40 ms
+    idr_case idr "testsrc2=s=640x360:r=25" 1M 250k 20000 3 100
     # 4 times the packets: 0.5 % loss for as many losses; most come within
     # 350 ms of the last IDR, so fewer are measured, but every IDR asked
-    # for (20 or so) is timed across the relay
-    idr_case idr720 "testsrc2=s=1280x720:r=25,noise=alls=12:allf=t" 4M 1M 5000 1
+    # for (20 or so) is timed across the relay. Its transmission may take
+    # the 40 ms of a frame interval on top of the wait for the next frame:
+    # 140 ms (one frame more; 97.2 ms seen), where the bench measures the
+    # target at 1080p; the spreads are what this case checks
+    idr_case idr720 "testsrc2=s=1280x720:r=25,noise=alls=12:allf=t" 4M 1M 5000 1 140
 }
 
 # RTSP: a publisher (-f rtsp over UDP) to ffmpeg's listen mode, 5 % of
