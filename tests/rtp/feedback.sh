@@ -580,7 +580,7 @@ test_gst_stats() {
     # several RRs with an LSR in the run; GStreamer stamps the SR when
     # its RTCP thread gets to it, which can only add to the round trip
     awk -v r="$rtt" 'BEGIN { exit !(r >= 28 && r <= 34) }' || die "smallest RTT $rtt ms, not within 30 -2/+4"
-    [ "$n" -ge 3 ] || die "the smallest of $n round trips: want several (5 seen in 16 s)"
+    [ "$n" -ge 2 ] || die "the smallest of $n round trips: want several (4 and 5 seen in 16 s)"
 }
 
 test_gst_pli() {
