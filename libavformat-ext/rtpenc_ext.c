@@ -48,11 +48,13 @@
 #define RTP_HEADER_SIZE 12
 #define MTU_PAYLOAD_V4  1472    ///< 1500-byte Ethernet MTU - IPv4 - UDP headers
 #define MTU_PAYLOAD_V6  1452    ///< 1500 - IPv6 - UDP headers
-/** µs within which a keyframe a receiver asked for leaves (a frame interval
- *  at 25 fps): its loss costs a round trip, the wait for the next frame and
- *  the keyframe's transmission, and paced at pace_factor 1.5 a 125 KB
- *  keyframe at 8 Mbit/s took 83 ms */
-#define KEYFRAME_DUE    40000
+/** µs within which a keyframe a receiver asked for leaves: its loss costs a
+ *  round trip, the wait for the next frame, the encoding and the keyframe's
+ *  transmission, one RTT and two frame intervals at most (25 fps); paced at
+ *  pace_factor 1.5 a 125 KB keyframe at 8 Mbit/s took 83 ms. In 30 ms
+ *  (33 Mbit/s) it fills 63 KB of the 64 KB queue of a link of twice
+ *  8 Mbit/s: the most that link takes (doc/rtp-receiver.md) */
+#define KEYFRAME_DUE    30000
 
 /** The smallest payload each packetizer can work with. */
 static int min_payload(enum AVCodecID id)
