@@ -896,6 +896,11 @@ static int send_batch(FFRTPSender *s, FFRTPSendStats *d, Batch *b)
                    "sending one packet per call\n");
             d->fallbacks++;
             s->mode = FF_RTP_SEND_SINGLE;
+            /* one send per packet carries no departure time: the pacer's
+             * timer paces again, from the next burst on */
+            pthread_mutex_lock(&s->lock);
+            s->kernel_paced = 0;
+            pthread_mutex_unlock(&s->lock);
             return send_single(s, d, b, b->first[done]);
         }
         if (b->msg[done].msg_hdr.msg_iovlen > 1 &&
