@@ -183,19 +183,25 @@ bitrate() {
 # each: when the IDR's last packet reached the receiver (relay + DELAY_MS)
 # less when the lost packet reached the relay, and less when the
 # receiver's first NACK or PLI after the loss reached the relay.
+# awk functions for the H.264 payloads tshark prints (hex with colons):
+# h(hex) its value; nal(payload) the NAL unit type, of the fragment's
+# unit for a starting FU-A, -1 for a later fragment
+NAL_AWK='function h(s,  i, v) { v = 0; s = tolower(s)
+    for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+    return v }
+function nal(p,  n, fu) { gsub(":", "", p); n = h(substr(p, 1, 2)) % 32
+    if (n == 28) { fu = h(substr(p, 3, 2)); n = int(fu / 128) % 2 ? fu % 32 : -1 }
+    return n }'
+
 # idr_spreads PCAP: for each IDR after the first, in ms, from its first to
 # its last packet (first transmissions) as they reached the relay
 idr_spreads() {
     tshark -r "$1" -d "udp.port==$p_relay,rtp" -Y "udp.dstport == $p_relay && rtp" \
         -T fields -E separator=' ' -e frame.time_epoch -e rtp.seq -e rtp.timestamp -e rtp.payload 2>/dev/null |
-    awk 'function h(s,  i, v) { v = 0; s = tolower(s)
-             for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-             return v }
+    awk "$NAL_AWK"'
         { t = $1 * 1000; if ($2 in seen) next; seen[$2] = 1
           if (!($3 in start)) { start[$3] = t; order[no++] = $3 }; end[$3] = t
-          p = $4; gsub(":", "", p); n = h(substr(p, 1, 2)) % 32
-          if (n == 28) { fu = h(substr(p, 3, 2)); n = int(fu / 128) % 2 ? fu % 32 : -1 }
-          if (n == 5) idr[$3] = 1 }
+          if (nal($4) == 5) idr[$3] = 1 }
         END { for (i = 0; i < no; i++) if (order[i] in idr && k++) printf "%.1f\n", end[order[i]] - start[order[i]] }'
 }
 
@@ -204,10 +210,7 @@ idr_costs() {
         -Y "(udp.dstport == $p_relay && rtp) || (udp.dstport == $((p_relay + 1)) && (rtcp.pt == 205 || rtcp.pt == 206))" \
         -T fields -E separator=' ' -E occurrence=a -E aggregator=, \
         -e frame.time_epoch -e udp.dstport -e rtp.seq -e rtp.timestamp -e rtp.payload 2>/dev/null |
-    awk -v relay="$2" -v d="$3" -v rp="$p_relay" '
-        function h(s,  i, v) { v = 0; s = tolower(s)
-            for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-            return v }
+    awk -v relay="$2" -v d="$3" -v rp="$p_relay" "$NAL_AWK"'
         BEGIN { while ((getline l < relay) > 0) if (split(l, f, " ") == 2 && f[1] == "dropped") drop[f[2]] = 1 }
         {
             t = $1 * 1000
@@ -218,10 +221,7 @@ idr_costs() {
             seen[seq] = 1
             if (!(ts in start)) { start[ts] = t; order[no++] = ts }
             end[ts] = t
-            p = $5; gsub(":", "", p)
-            n = h(substr(p, 1, 2)) % 32
-            if (n == 28) { fu = h(substr(p, 3, 2)); n = int(fu / 128) % 2 ? fu % 32 : -1 }
-            if (n == 5) idr[ts] = 1
+            if (nal($5) == 5) idr[ts] = 1
             if (seq in drop) { lost[nl] = t; lseq[nl++] = seq }
         }
         END {
