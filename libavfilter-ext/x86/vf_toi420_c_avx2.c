@@ -26,13 +26,21 @@
  * ff_toi420dsp_init_x86_c_avx2(), which vf_toi420_init.c calls only when
  * av_get_cpu_flags() has AV_CPU_FLAG_AVX2. The row tails of the SSE2/SSSE3
  * kernels call the baseline C kernels of vf_toi420_init.c.
+ *
+ * GCC compiles the file for AVX2 with its target pragma, clang with a
+ * target attribute on every function of the file; other compilers build
+ * none of it (vf_toi420_init.c checks the same condition).
  */
 
 #include "config.h"
 
-#if HAVE_AVX2 && defined(__GNUC__) && !defined(__clang__)
+#if HAVE_AVX2 && (defined(__clang__) || defined(__GNUC__))
+#if defined(__clang__)
+#pragma clang attribute push (__attribute__((target("avx2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2")
+#endif
 #define TOI420_NO_ARCH_INIT
 #define ff_toi420dsp_init toi420dsp_init_c_avx2
 #include "libavfilter/vf_toi420_init.h"
@@ -44,5 +52,9 @@ void ff_toi420dsp_init_x86_c_avx2(ToI420DSPContext *dsp)
 {
     toi420dsp_init_c_avx2(dsp);
 }
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 #endif

@@ -40,7 +40,9 @@
 #include "libavutil/x86/cpu.h"
 #include "libavfilter/toi420dsp.h"
 
-#if HAVE_AVX2 && defined(__GNUC__) && !defined(__clang__)
+/* GCC and clang can compile a file's functions for another target; the
+ * others build no such kernels (the NASM ones still dispatch) */
+#if HAVE_AVX2 && (defined(__clang__) || defined(__GNUC__))
 #define TOI420_C_AVX2 1
 void ff_toi420dsp_init_x86_c_avx2(ToI420DSPContext *dsp);
 #else
