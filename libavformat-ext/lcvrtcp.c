@@ -22,11 +22,11 @@
  * zero-copy views and iterators that only read validated bytes.
  */
 
+#include <assert.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "config_components.h"
 #include "libavutil/attributes.h"
 #include "libavutil/buffer.h"
 #include "libavutil/common.h"
@@ -35,7 +35,6 @@
 #include "libavutil/mem.h"
 
 #include "lcvrtcp.h"
-#include "lcvrtp.h"
 
 static int32_t sext24(uint32_t v)
 {
@@ -51,9 +50,34 @@ static av_always_inline void context_reset(LCVRTCPContext *ctx)
     ctx->error_offset = 0;
 }
 
-void lcv_rtcp_context_init(LCVRTCPContext *ctx)
+/* a context and its packets in one allocation */
+#define CONTEXT_SIZE (sizeof(LCVRTCPContext) + LCV_RTCP_MAX_PACKETS * sizeof(LCVRTCPPacket))
+
+/* the packets follow the context, aligned */
+static_assert(sizeof(LCVRTCPContext) % _Alignof(LCVRTCPPacket) == 0, "packets misaligned");
+
+static void context_place(LCVRTCPContext *ctx)
 {
-    context_reset(ctx);
+    memset(ctx, 0, sizeof(*ctx));
+    ctx->packets = (LCVRTCPPacket *)(ctx + 1);
+}
+
+LCVRTCPContext *lcv_rtcp_context_alloc(void)
+{
+    LCVRTCPContext *ctx = av_malloc(CONTEXT_SIZE);
+
+    if (ctx)
+        context_place(ctx);
+    return ctx;
+}
+
+void lcv_rtcp_context_free(LCVRTCPContext **pctx)
+{
+    if (*pctx && (*pctx)->pool_ref) {
+        lcv_rtcp_context_release(pctx);
+        return;
+    }
+    av_freep(pctx);
 }
 
 /* ------------------------------------------------------------------------
@@ -815,7 +839,7 @@ LCVRTCPPool *lcv_rtcp_pool_alloc(int max_contexts)
     }
     atomic_init(&p->spare, NULL);
     atomic_init(&p->created, 0);
-    p->pool = av_buffer_pool_init2(sizeof(LCVRTCPContext), p, pool_alloc_cb, pool_free_cb);
+    p->pool = av_buffer_pool_init2(CONTEXT_SIZE, p, pool_alloc_cb, pool_free_cb);
     if (!p->pool) {
         av_free(p);
         return NULL;
@@ -847,7 +871,7 @@ LCVRTCPContext *lcv_rtcp_pool_get(LCVRTCPPool *p)
     if (!buf)
         return NULL;
     ctx = (LCVRTCPContext *)buf->data;
-    context_reset(ctx);
+    context_place(ctx);
     ctx->pool_ref = buf;
     ctx->pool     = p;
     return ctx;
@@ -913,28 +937,3 @@ unsigned lcv_rtcp_version(void)
 {
     return LCV_RTCP_VERSION_INT;
 }
-
-unsigned lcv_rtp_version(void)
-{
-    return LCV_RTP_VERSION_INT;
-}
-
-#if !CONFIG_RTP_MUXER
-/* The muxer's part of the public API, for builds without the rtp muxer
- * (rtpenc_ext.c has the real ones): no stream has a feedback reader. */
-int lcv_rtp_muxer_get_stats(struct AVFormatContext *s, int stream_index,
-                            LCVRTPSenderStats *st, size_t size)
-{
-    return AVERROR(ENOSYS);
-}
-
-int lcv_rtp_muxer_keyframe_requested(struct AVFormatContext *s, int stream_index)
-{
-    return 0;
-}
-
-int64_t lcv_rtp_muxer_target_bitrate(struct AVFormatContext *s, int stream_index)
-{
-    return 0;
-}
-#endif

@@ -36,12 +36,14 @@
 /**
  * @defgroup lcv_rtcp_version Version of the RTCP library
  * The MINOR number grows when something is added (a function, a packet
- * type, a field at the end of a struct), MAJOR when something changes or
- * goes. Compare lcv_rtcp_version() (the library linked) with
+ * type, a field at the end of a struct that the library allocates or whose
+ * size the caller passes), MAJOR when something changes or goes. Version
+ * 2 takes the parse contexts from the library only (their size is its
+ * own). Compare lcv_rtcp_version() (the library linked) with
  * LCV_RTCP_VERSION_INT (the header compiled against).
  * @{
  */
-#define LCV_RTCP_VERSION_MAJOR 1
+#define LCV_RTCP_VERSION_MAJOR 2
 #define LCV_RTCP_VERSION_MINOR 0
 #define LCV_RTCP_VERSION_MICRO 0
 #define LCV_RTCP_VERSION_INT AV_VERSION_INT(LCV_RTCP_VERSION_MAJOR, LCV_RTCP_VERSION_MINOR, \
@@ -93,9 +95,11 @@ unsigned lcv_rtcp_version(void);
  *   lcv_rtcp_pool_free() has started. A context never released is a leak
  *   of that one context, never a crash; a thread that exits leaves at most
  *   one cached context, freed by lcv_rtcp_pool_free().
- * - An ::LCVRTCPContext may also live on the stack or in a struct
- *   (lcv_rtcp_context_init()); the pool is for programs that want to hand
- *   contexts between threads or keep several.
+ * - A single context comes from lcv_rtcp_context_alloc() (and goes with
+ *   lcv_rtcp_context_free()); the pool is for programs that want to hand
+ *   contexts between threads or keep several. Contexts come only from the
+ *   library: fields may be added to ::LCVRTCPContext, so a program never
+ *   makes one itself (on the stack, in a struct) nor copies one.
  *
  * @section lcv_rtcp_build Building
  *
@@ -250,11 +254,17 @@ typedef struct LCVRTCPPacket {
 } LCVRTCPPacket;
 
 /**
- * A parse context: the packets of the last datagram parsed into it.
+ * A parse context: the packets of the last datagram parsed into it. Only
+ * from lcv_rtcp_context_alloc() or lcv_rtcp_pool_get(): its size is the
+ * library's, and fields may be added at its end.
  */
 typedef struct LCVRTCPContext {
     int nb_packets;
-    LCVRTCPPacket packets[LCV_RTCP_MAX_PACKETS];
+    /**
+     * The packets, LCV_RTCP_MAX_PACKETS of room (in the context's own
+     * allocation). ::LCVRTCPPacket changes size only with MAJOR.
+     */
+    LCVRTCPPacket *packets;
     /** Set when lcv_rtcp_parse() fails: why, and at which byte offset. */
     const char *error;
     int error_offset;
@@ -263,11 +273,12 @@ typedef struct LCVRTCPContext {
     void *pool_ref, *pool;
 } LCVRTCPContext;
 
-/**
- * Reset a context's results. A context that is not from a pool must be
- * zeroed (or = { 0 }) once before first use.
- */
-void lcv_rtcp_context_init(LCVRTCPContext *ctx);
+/** A context of its own (no pool), or NULL on allocation failure. */
+LCVRTCPContext *lcv_rtcp_context_alloc(void);
+
+/** Free a context of lcv_rtcp_context_alloc() (a pooled one is released);
+ *  *ctx is set to NULL. */
+void lcv_rtcp_context_free(LCVRTCPContext **ctx);
 
 /**
  * Validate a compound RTCP datagram and fill ctx with views of its packets.

@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "libavutil/macros.h"
+#include "libavutil/version.h"
 
 /**
  * @defgroup lcv_rtp_version Version of this API
@@ -39,10 +40,11 @@
  * them. The get_stats calls take the size of the caller's struct and fill
  * at most that much (zeroing what the library does not know), so a program
  * built against an older or a newer header than the library keeps working.
- * MAJOR grows when a field changes meaning or goes.
+ * MAJOR grows when a field changes meaning or goes (2: the receivers
+ * left LCVRTPSenderStats for lcv_rtp_muxer_get_receiver_stats()).
  * @{
  */
-#define LCV_RTP_VERSION_MAJOR 1
+#define LCV_RTP_VERSION_MAJOR 2
 #define LCV_RTP_VERSION_MINOR 0
 #define LCV_RTP_VERSION_MICRO 0
 #define LCV_RTP_VERSION_INT AV_VERSION_INT(LCV_RTP_VERSION_MAJOR, LCV_RTP_VERSION_MINOR, \
@@ -62,7 +64,7 @@ unsigned lcv_rtp_version(void);
  * final figures are logged at verbose level and written to stats_file).
  * @{
  */
-#define LCV_RTP_MAX_RECEIVERS 16
+#define LCV_RTP_MAX_RECEIVERS 16   ///< receivers a stream keeps statistics of
 
 /** What one receiver (by the SSRC of its reports) has told the sender. */
 typedef struct LCVRTPReceiverStats {
@@ -76,8 +78,8 @@ typedef struct LCVRTPReceiverStats {
     double   rtt_min_ms;        ///< the smallest of those (receiver-side delays only add); -1 until known
     uint64_t reports;           ///< report blocks about our stream
     uint64_t nacks, plis, firs; ///< feedback packets it sent about our stream
-    uint64_t remb_bitrate;      ///< bits/s of its last REMB, 0 if none (not acted on)
-    uint64_t twcc_reports;      ///< transport-cc reports (not acted on)
+    uint64_t remb_bitrate;      ///< bits/s of its last REMB, 0 if none (with cc: a cap on the target)
+    uint64_t twcc_reports;      ///< transport-cc reports (with cc: they drive the target)
     uint64_t twcc_packets;      ///< packets they covered
     uint64_t twcc_received;     ///< of which reported received
     int64_t  twcc_last_arrival_us; ///< receiver-clock arrival time of the last packet reported received
@@ -101,8 +103,7 @@ typedef struct LCVRTPSenderStats {
     uint64_t pli, fir;          ///< PLI packets, new FIR requests about our stream
     uint64_t keyframe_requests; ///< raised for the encoder (after keyframe_min_interval)
     uint64_t econnrefused;      ///< refusals seen on the RTCP socket
-    int nb_receivers;
-    LCVRTPReceiverStats receivers[LCV_RTP_MAX_RECEIVERS];
+    int nb_receivers;           ///< receivers known, each read with lcv_rtp_muxer_get_receiver_stats()
     /* congestion control (muxer option cc; all 0 without it) */
     int64_t  target_bitrate;    ///< bit/s the encoder should produce now (the estimate less the retransmissions)
     int64_t  acked_bitrate;     ///< bit/s the receiver got, from transport feedback; 0: unknown
@@ -121,6 +122,16 @@ struct AVFormatContext;
  */
 int lcv_rtp_muxer_get_stats(struct AVFormatContext *s, int stream_index,
                             LCVRTPSenderStats *st, size_t size);
+
+/**
+ * Copy what receiver index (0 to nb_receivers - 1 of the stream's
+ * LCVRTPSenderStats) has reported.
+ * @param size sizeof(*st)
+ * @return 0, AVERROR(ENOENT) for an index out of range, or AVERROR(ENOSYS)
+ *         as lcv_rtp_muxer_get_stats()
+ */
+int lcv_rtp_muxer_get_receiver_stats(struct AVFormatContext *s, int stream_index, int index,
+                                     LCVRTPReceiverStats *st, size_t size);
 
 /**
  * Whether a receiver asked for a keyframe (PLI, or FIR with a new sequence

@@ -25,9 +25,6 @@
 #include <stdint.h>
 
 /** The transport-wide sequence number extension (RFC 8285 one-byte form). */
-#define FF_RTPCC_TWCC_URI "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
-#define FF_RTPCC_TWCC_ID  1     ///< the extension's id in the muxer's SDP
-#define FF_RTPCC_EXT_SIZE 8     ///< bytes it adds to each RTP header
 
 typedef struct FFRTPCCConfig {
     int64_t min_bitrate;        ///< bit/s, never below

@@ -117,6 +117,9 @@ int64_t ff_rtpdec_ext_feedback(struct RTPDemuxContext *s, URLContext *fd, AVIOCo
 /** The stream's statistics (all zero, rtt_ms -1, without the extension). */
 void ff_rtpdec_ext_get_stats(const struct RTPDemuxContext *s, LCVRTPReceiveStats *st);
 
+/** Whether the stream asks for missing packets. */
+int ff_rtpdec_ext_nacks(const struct RTPDemuxContext *s);
+
 /** Whether this stream's feedback is the extension's. */
 int ff_rtpdec_ext_active(const struct RTPDemuxContext *s);
 

@@ -40,6 +40,8 @@
 #include "rtpcc.h"
 #include "rtpenc.h"
 #include "rtpenc_ext.h"
+#include "rtphdrext.h"
+#include "rtptwcc.h"
 #include "url.h"
 #if CONFIG_RTSP_MUXER
 #include "rtsp.h"
@@ -76,8 +78,13 @@ static int is_udp_output(AVFormatContext *s1)
                  !strcmp(h->prot->name, "srtp"));
 }
 
-/** The RTP clock rate rtpenc.c will use (it sets the time base later). */
-static int clock_rate(const AVCodecParameters *par)
+/**
+ * The clock rate that sdp.c writes in the media's a=rtpmap, for the RTX
+ * rtpmap beside it. The SDP of an RTSP output is written before its RTP
+ * muxers set their time bases, so the muxer's own code reads the time base
+ * (ff_rtpenc_ext_start()) and only the SDP needs this.
+ */
+static int sdp_clock_rate(const AVCodecParameters *par)
 {
     switch (par->codec_id) {
     case AV_CODEC_ID_MP2:
@@ -90,6 +97,21 @@ static int clock_rate(const AVCodecParameters *par)
     }
 }
 
+/** Bytes the extension adds to a packet beyond the payload limit that it
+ *  leaves the packetizers: the OSN of an RTX resend, the header extension. */
+static int overhead(const FFRTPEncExt *e)
+{
+    if (!e->sender)
+        return 0;
+    return (e->feedback && e->rtx_pt >= 0 ? 2 : 0) + (e->cc ? FF_RTP_HDREXT_TWCC_SIZE : 0);
+}
+
+int ff_rtpenc_ext_overhead(AVFormatContext *s1)
+{
+    RTPMuxContext *s = s1->priv_data;
+    return overhead(&s->ext);
+}
+
 static int start_feedback(AVFormatContext *s1)
 {
     RTPMuxContext *s = s1->priv_data;
@@ -97,7 +119,7 @@ static int start_feedback(AVFormatContext *s1)
     FFRTPSenderReportInfo sr = {
         .ssrc           = s->ssrc,
         .cname          = s->cname,
-        .clock_rate     = clock_rate(s1->streams[0]->codecpar),
+        .clock_rate     = s1->streams[0]->time_base.den,
         .base_timestamp = s->base_timestamp,
         .first_ntp      = s->first_rtcp_ntp_time,
     };
@@ -113,11 +135,12 @@ static int start_feedback(AVFormatContext *s1)
         .kf_min_interval = e->kf_min_interval,
         .ssrc            = s->ssrc,
         .cname           = s->cname,
-        .clock_rate      = clock_rate(s1->streams[0]->codecpar),
+        .clock_rate      = s1->streams[0]->time_base.den,
         .packet_size     = s1->packet_size,
         .cc              = e->cc,
         .min_bitrate     = e->min_bitrate,
         .max_bitrate     = e->max_bitrate ? e->max_bitrate : s1->streams[0]->codecpar->bit_rate,
+        .twcc_log        = e->twcc_log,
     };
 
     if (e->cc && !cfg.max_bitrate) {
@@ -157,6 +180,9 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
                av_get_media_type_string(s1->streams[0]->codecpar->codec_type));
         e->cc = 0;
     }
+    if (s1->pb && s1->packet_size > 0 && e->cc && e->feedback &&
+        (ret = ff_rtp_twcc_log_alloc(&e->twcc_log, s->ssrc)) < 0)
+        return ret;
     if (s1->pb && s1->packet_size > 0) {
         FFRTPSendConfig cfg = {
             .packet_size    = s1->packet_size,
@@ -168,11 +194,13 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
             .pace_kernel    = e->pace_kernel,
             .bit_rate       = s1->streams[0]->codecpar->bit_rate,
             .dscp           = e->dscp,
-            .twcc           = e->cc && e->feedback,
+            .twcc           = e->twcc_log,
         };
         ret = ff_rtp_sender_open(&e->sender, s1, s1->pb, &cfg);
-        if (ret < 0)
+        if (ret < 0) {
+            ff_rtp_twcc_log_free(&e->twcc_log);
             return ret;
+        }
         if (!e->sender && e->send_mode != FF_RTP_SEND_AUTO)
             av_log(s1, AV_LOG_WARNING, "send_mode %s needs an rtp:// or udp:// "
                    "output; writing packets one by one\n",
@@ -182,6 +210,7 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
         av_log(s1, AV_LOG_ERROR, "cc 1 needs feedback 1: the estimate comes from the "
                "receivers' RTCP\n");
         ff_rtp_sender_free(&e->sender);
+        ff_rtp_twcc_log_free(&e->twcc_log);
         return AVERROR(EINVAL);
     }
     if (e->cc && !e->sender) {
@@ -200,32 +229,37 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
     }
     if (e->sender)
         max = ff_rtp_sender_max_size(e->sender);
+    min += overhead(e);
     if (s1->packet_size < min || s1->packet_size > max) {
-        av_log(s1, AV_LOG_ERROR, "pkt_size %u is out of range [%d, %d] for %s over RTP\n",
-               s1->packet_size, min, max, avcodec_get_name(id));
+        av_log(s1, AV_LOG_ERROR, "pkt_size %u is out of range [%d, %d] for %s over RTP%s\n",
+               s1->packet_size, min, max, avcodec_get_name(id),
+               overhead(e) ? " (with room for RTX and the header extension)" : "");
         ff_rtp_sender_free(&e->sender);
+        ff_rtp_twcc_log_free(&e->twcc_log);
         return AVERROR(EINVAL);
     }
     if (is_udp_output(s1)) {
-        int mtu = max == 65535 - 20 - 8 || !e->sender ? MTU_PAYLOAD_V4 : MTU_PAYLOAD_V6;
+        int mtu = e->sender && ff_rtp_sender_ipv6(e->sender) ? MTU_PAYLOAD_V6 : MTU_PAYLOAD_V4;
         if (s1->packet_size > mtu)
             av_log(s1, AV_LOG_WARNING, "pkt_size %u is above %d, the UDP payload of a "
                    "1500-byte Ethernet MTU: packets this large may be fragmented, or "
                    "dropped by routers and firewalls beyond a LAN\n",
                    s1->packet_size, mtu);
     }
-    if (e->sender) {
-        /* an RTX packet carries 2 bytes more than the original: keep it
-         * within pkt_size */
-        if (e->feedback && e->rtx_pt >= 0)
-            s1->packet_size -= 2;
-        /* and the transport-wide sequence number extension */
-        if (e->cc)
-            s1->packet_size -= FF_RTPCC_EXT_SIZE;
-        if ((ret = start_feedback(s1)) < 0) {
-            ff_rtp_sender_free(&e->sender);
-            return ret;
-        }
+    return 0;
+}
+
+int ff_rtpenc_ext_start(AVFormatContext *s1)
+{
+    RTPMuxContext *s = s1->priv_data;
+    FFRTPEncExt *e = &s->ext;
+    int ret;
+
+    /* the stream's time base is its RTP clock now */
+    if (e->sender && (ret = start_feedback(s1)) < 0) {
+        ff_rtp_sender_free(&e->sender);
+        ff_rtp_twcc_log_free(&e->twcc_log);
+        return ret;
     }
     return 0;
 }
@@ -233,7 +267,7 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
 void ff_rtpenc_ext_send_data(AVFormatContext *s1, const uint8_t *buf, int len, int m)
 {
     RTPMuxContext *s = s1->priv_data;
-    uint8_t hdr[RTP_HEADER_SIZE + FF_RTPCC_EXT_SIZE];
+    uint8_t hdr[RTP_HEADER_SIZE + FF_RTP_HDREXT_TWCC_SIZE];
     int ret, hdr_len = RTP_HEADER_SIZE;
 
     hdr[0] = RTP_VERSION << 6;
@@ -245,12 +279,8 @@ void ff_rtpenc_ext_send_data(AVFormatContext *s1, const uint8_t *buf, int len, i
         /* RFC 8285 one-byte header: the transport-wide sequence number
          * (2 bytes, filled in by the sender as the packet leaves), padded */
         hdr[0] |= 0x10;
-        AV_WB16(hdr + 12, 0xBEDE);
-        AV_WB16(hdr + 14, 1);
-        hdr[16] = FF_RTPCC_TWCC_ID << 4 | (2 - 1);
-        AV_WB16(hdr + 17, 0);
-        hdr[19] = 0;
-        hdr_len += FF_RTPCC_EXT_SIZE;
+        ff_rtp_hdrext_write_twcc(hdr + RTP_HEADER_SIZE, 0);
+        hdr_len += FF_RTP_HDREXT_TWCC_SIZE;
     }
     ret = ff_rtp_sender_queue(s->ext.sender, hdr, hdr_len, buf, len);
     if (ret < 0 && !s->ext.send_error)
@@ -271,14 +301,13 @@ void ff_rtpenc_ext_send_data(AVFormatContext *s1, const uint8_t *buf, int len, i
 static int64_t bye_delay(RTPMuxContext *s)
 {
     int64_t delay = s->ext.bye_delay;
-    LCVRTPSenderStats st;
+    LCVRTPReceiverStats r;
 
     if (!s->ext.fb)
         return delay;
-    ff_rtpfb_get_stats(s->ext.fb, &st);
-    for (int i = 0; i < st.nb_receivers; i++)
-        if (st.receivers[i].rtt_ms > 0 && !st.receivers[i].bye)
-            delay = FFMAX(delay, FFMIN(2000 * st.receivers[i].rtt_ms + 10000, 1000000));
+    for (int i = 0; !ff_rtpfb_get_receiver_stats(s->ext.fb, i, &r); i++)
+        if (r.rtt_ms > 0 && !r.bye)
+            delay = FFMAX(delay, FFMIN(2000 * r.rtt_ms + 10000, 1000000));
     return delay;
 }
 
@@ -370,6 +399,7 @@ void ff_rtpenc_ext_close(AVFormatContext *s1)
 
     if (!e->sender) {
         ff_rtpfb_free(&e->fb);
+        ff_rtp_twcc_log_free(&e->twcc_log);
         return;
     }
     /* the pacer's last packets still leave, with their NACKs answered */
@@ -397,6 +427,7 @@ void ff_rtpenc_ext_close(AVFormatContext *s1)
                st.delay_max_ms, st.forced_drains, st.urgent_units, KEYFRAME_DUE / 1000,
                st.unpaced_units, st.resends_queued, st.resends_dropped);
     ff_rtp_sender_free(&e->sender);
+    ff_rtp_twcc_log_free(&e->twcc_log);
 }
 
 int ff_rtpenc_ext_want_bye(AVFormatContext *s1)
@@ -562,14 +593,14 @@ void ff_rtpenc_ext_sdp_attributes(char *buff, int size, const AVStream *st,
                                 "a=rtcp-fb:%d ccm fir\r\n", payload_type, payload_type);
     if (e->cc && st->codecpar->codec_type == AVMEDIA_TYPE_VIDEO)
         av_strlcatf(buff, size, "a=rtcp-fb:%d ack ccfb\r\n"
-                                "a=extmap:%d %s\r\n", payload_type, FF_RTPCC_TWCC_ID, FF_RTPCC_TWCC_URI);
+                                "a=extmap:%d %s\r\n", payload_type, FF_RTP_HDREXT_TWCC_ID, FF_RTP_HDREXT_TWCC_URI);
     if (e->nack && e->rtx_pt >= 0)
         av_strlcatf(buff, size, "a=rtpmap:%d rtx/%d\r\n"
-                                "a=fmtp:%d apt=%d\r\n", e->rtx_pt, clock_rate(st->codecpar),
+                                "a=fmtp:%d apt=%d\r\n", e->rtx_pt, sdp_clock_rate(st->codecpar),
                     e->rtx_pt, payload_type);
 }
 
-/* ---- public: lcvrtcp.h ---- */
+/* ---- public: lcvrtp.h ---- */
 
 static FFRTPFeedback *stream_feedback(AVFormatContext *s, int stream_index)
 {
@@ -608,6 +639,24 @@ int lcv_rtp_muxer_get_stats(AVFormatContext *s, int stream_index, LCVRTPSenderSt
     ff_rtpfb_get_stats(fb, &all);
     memset(st, 0, size);
     memcpy(st, &all, FFMIN(size, sizeof(all)));
+    return 0;
+}
+
+int lcv_rtp_muxer_get_receiver_stats(AVFormatContext *s, int stream_index, int index,
+                                     LCVRTPReceiverStats *st, size_t size)
+{
+    FFRTPFeedback *fb = stream_feedback(s, stream_index);
+    LCVRTPReceiverStats r;
+    int ret;
+
+    if (!fb)
+        return AVERROR(ENOSYS);
+    if (!st || !size)
+        return AVERROR(EINVAL);
+    if ((ret = ff_rtpfb_get_receiver_stats(fb, index, &r)) < 0)
+        return ret;
+    memset(st, 0, size);
+    memcpy(st, &r, FFMIN(size, sizeof(r)));
     return 0;
 }
 

@@ -32,6 +32,7 @@ typedef struct FFRTPEncExt {
     int send_mode;              ///< enum FFRTPSendMode
     int64_t base_timestamp;     ///< -1: random
     FFRTPSender *sender;        ///< NULL: packets go through the AVIOContext
+    struct FFRTPTwccLog *twcc_log; ///< the transport-wide send log (cc), shared by sender and feedback
     int send_error;             ///< first error of the current packet
     uint64_t access_units;      ///< write_packet calls that sent something
 
@@ -143,6 +144,18 @@ typedef struct FFRTPEncExt {
  * rtp:// or udp://. Called once s1->packet_size is known.
  */
 int ff_rtpenc_ext_init(AVFormatContext *s1);
+
+/**
+ * Bytes a packet may carry beyond the payload limit that the packetizers
+ * get (s1->packet_size - 12 - this): the 2-byte OSN of an RFC 4588 resend,
+ * the transport-wide sequence number extension. pkt_size itself is the
+ * user's, the limit of every datagram on the wire.
+ */
+int ff_rtpenc_ext_overhead(AVFormatContext *s1);
+
+/** Start the feedback reader: at the end of the header, once the stream's
+ *  time base (its RTP clock) is set. */
+int ff_rtpenc_ext_start(AVFormatContext *s1);
 
 /** ff_rtp_send_data() when a sender is active. */
 void ff_rtpenc_ext_send_data(AVFormatContext *s1, const uint8_t *buf, int len, int m);

@@ -30,14 +30,12 @@
  * sends leaves through the sender (one error policy, one set of counters);
  * the SR is built there.
  *
- * The history holds the references the send path hands over as packets
- * leave (after the pacer, if it paces), in send order, so sequence number n sits at
- * (n - first) from the oldest entry. Entries leave it when older than
- * history_ms or when it is full; their buffers go back to the send path's
- * pool. A retransmission is sent from the history's buffer under the lock
- * (plain), or rebuilt into one scratch buffer as RFC 4588 RTX: no
- * allocation per NACK. A token bucket refilled at max_share of the media
- * bitrate over the history window limits what is resent.
+ * The packets it answers NACKs from are kept by the history (rtphist.c):
+ * this file hands it each packet as it leaves (after the pacer, if it
+ * paces) and asks it per NACK; the resend itself goes through the sender.
+ * Transport feedback is read against the sender's send log (rtptwcc.c) and
+ * fed to the congestion controller (rtpcc.c), whose target goes to the
+ * pacer and, less what is resent, to the encoder.
  */
 
 #include "config.h"
@@ -50,6 +48,7 @@
 #include <string.h>
 
 #include "libavutil/avassert.h"
+#include "libavutil/bprint.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/lfg.h"
 #include "libavutil/mathematics.h"
@@ -62,21 +61,10 @@
 #include "internal.h"
 #include "rtpcc.h"
 #include "rtpfb.h"
+#include "rtphist.h"
+#include "rtptwcc.h"
 
-#define HIST_MAX_PACKETS 32768
-#define HIST_MAX_BYTES   (64 << 20)
-#define NACK_MIN_BURST   8          ///< packets the resend budget always has room for
 #define CC_BATCH         1024       ///< transport feedback packets handed on at once
-#define CCFB_EPOCH       (1LL << 40) ///< µs added to RFC 8888 arrival times: never negative
-
-typedef struct HistEntry {
-    AVBufferRef *buf;
-    int size;
-    uint16_t seq;
-    uint32_t ts;                ///< RTP timestamp
-    int64_t time;
-    int64_t resent;             ///< when it was last resent, 0: never
-} HistEntry;
 
 typedef struct RateSample {
     int64_t time;
@@ -95,22 +83,17 @@ struct FFRTPFeedback {
     FFRTPFeedbackConfig cfg;
     char *cname;
     AVIOContext *stats_file;
+    AVBPrint stats_line;            ///< kept between lines: grows once, to the longest
     int attached;               ///< a client of the sender's thread
     pthread_mutex_t lock;
     int lock_init;
 
     /* everything below: under lock */
-    HistEntry *hist;
-    int hist_start, hist_count;
-    int64_t hist_bytes;
-    int32_t hist_media_limit;       ///< history_ms in RTP timestamp units
-    double tokens;
-    int64_t tokens_time;
+    FFRTPHist *hist;                ///< NULL without NACKs answered
     /* media bytes sent in the last second: per send, in a ring */
     RateSample win[512];
     int win_start, win_count;
     int64_t win_bytes;
-    uint16_t rtx_seq;
 
     uint32_t sr_mid[8];             ///< middle 32 bits of the last SRs' NTP times
     int sr_idx;
@@ -118,6 +101,7 @@ struct FFRTPFeedback {
     double avg_rtcp_size;
 
     LCVRTPSenderStats st;
+    LCVRTPReceiverStats rxs[LCV_RTP_MAX_RECEIVERS]; ///< st.nb_receivers of them
     Receiver rx[LCV_RTP_MAX_RECEIVERS];
     int64_t last_kf_request;
     atomic_int kf_pending;
@@ -125,7 +109,6 @@ struct FFRTPFeedback {
 
     LCVRTCPPool *pool;
     AVLFG lfg;
-    uint8_t *rtx_buf;
     int64_t malformed_log_time;
     int64_t first_sent;             ///< when the first packet was sent
     int64_t last_nack;              ///< when the last NACK for a packet sent arrived
@@ -140,25 +123,13 @@ struct FFRTPFeedback {
     int twcc_seen;                  ///< a receiver sends transport feedback
     atomic_int_least64_t target;    ///< bit/s, for the encoder's thread: the
                                     ///< controller's less the retransmissions
-    int ccfb_seen;                  ///< an RFC 8888 report was consumed
-    uint16_t ccfb_last_seq;         ///< the last sequence number it fed on
-    int64_t ccfb_ts;                ///< the last report timestamp, unwrapped
+    FFRTPTwccReader twcc_reader;    ///< and the RFC 8888 state between reports
     double rtx_ewma;                ///< bytes retransmitted, about the last second's
     int64_t rtx_ewma_time;
 };
 
 #if CONFIG_NETWORK
-/* ---- history (called from the muxer thread through the send path) ---- */
-
-static void hist_pop(FFRTPFeedback *fb)
-{
-    HistEntry *e = &fb->hist[fb->hist_start];
-
-    fb->hist_bytes -= e->size;
-    av_buffer_unref(&e->buf);
-    fb->hist_start = (fb->hist_start + 1) % HIST_MAX_PACKETS;
-    fb->hist_count--;
-}
+/* ---- packets as they leave (whichever thread sends media) ---- */
 
 /** Drop the sends older than a second from the rate window. */
 static void window_trim(FFRTPFeedback *fb, int64_t now)
@@ -191,59 +162,29 @@ static void on_sent(void *opaque, AVBufferRef **bufs, const int *sizes, int nb)
         w->bytes = bytes;
     }
     fb->win_bytes += bytes;
-    for (int i = 0; i < nb; i++) {
-        HistEntry *e;
-        uint16_t seq = AV_RB16(bufs[i]->data + 2);
-        uint32_t ts  = AV_RB32(bufs[i]->data + 4);
-
-        fb->st.packets++;
-        fb->st.octets += sizes[i] - 12;
-        if (!fb->cfg.nack || !fb->cfg.history_ms)
-            continue;
-        /* the sequence numbers of the history must stay contiguous */
-        if (fb->hist_count &&
-            fb->hist[(fb->hist_start + fb->hist_count - 1) % HIST_MAX_PACKETS].seq != (uint16_t)(seq - 1))
-            while (fb->hist_count)
-                hist_pop(fb);
-        /* older than history_ms by the clock, or by the media: a sender
-         * faster than real time keeps history_ms of media, not the whole
-         * file (B-frames make timestamps go back a little: signed) */
-        while (fb->hist_count &&
-               (fb->hist_count == HIST_MAX_PACKETS || fb->hist_bytes + sizes[i] > HIST_MAX_BYTES ||
-                now - fb->hist[fb->hist_start].time > fb->cfg.history_ms * 1000LL ||
-                (int32_t)(ts - fb->hist[fb->hist_start].ts) > fb->hist_media_limit))
-            hist_pop(fb);
-        e = &fb->hist[(fb->hist_start + fb->hist_count++) % HIST_MAX_PACKETS];
-        e->buf  = bufs[i];          /* steal the reference: no copy */
-        e->size = sizes[i];
-        e->seq  = seq;
-        e->ts   = ts;
-        e->time = now;
-        e->resent = 0;
-        bufs[i] = NULL;
-        fb->hist_bytes += sizes[i];
-    }
+    if (fb->hist)
+        ff_rtp_hist_add(fb->hist, bufs, sizes, nb, now);
     pthread_mutex_unlock(&fb->lock);
 }
 
-/* ---- the feedback thread ---- */
+/* ---- RTCP from the receivers (the sender's thread) ---- */
 
 static LCVRTPReceiverStats *receiver(FFRTPFeedback *fb, uint32_t ssrc, Receiver **priv)
 {
     for (int i = 0; i < fb->st.nb_receivers; i++)
-        if (fb->st.receivers[i].ssrc == ssrc) {
+        if (fb->rxs[i].ssrc == ssrc) {
             *priv = &fb->rx[i];
-            return &fb->st.receivers[i];
+            return &fb->rxs[i];
         }
     if (fb->st.nb_receivers == LCV_RTP_MAX_RECEIVERS)
         return NULL;
-    memset(&fb->st.receivers[fb->st.nb_receivers], 0, sizeof(fb->st.receivers[0]));
-    fb->st.receivers[fb->st.nb_receivers].ssrc   = ssrc;
-    fb->st.receivers[fb->st.nb_receivers].rtt_ms     = -1;
-    fb->st.receivers[fb->st.nb_receivers].rtt_min_ms = -1;
+    memset(&fb->rxs[fb->st.nb_receivers], 0, sizeof(fb->rxs[0]));
+    fb->rxs[fb->st.nb_receivers].ssrc   = ssrc;
+    fb->rxs[fb->st.nb_receivers].rtt_ms     = -1;
+    fb->rxs[fb->st.nb_receivers].rtt_min_ms = -1;
     memset(&fb->rx[fb->st.nb_receivers], 0, sizeof(fb->rx[0]));
     *priv = &fb->rx[fb->st.nb_receivers];
-    return &fb->st.receivers[fb->st.nb_receivers++];
+    return &fb->rxs[fb->st.nb_receivers++];
 }
 
 static void request_keyframe(FFRTPFeedback *fb, int64_t now)
@@ -280,89 +221,34 @@ static void unrepairable(FFRTPFeedback *fb, int64_t now)
     request_keyframe(fb, now);
 }
 
-/** Send history entry e again (plain, or RFC 4588 RTX); len: its size on
- *  the wire. Under lock. */
-static int resend(FFRTPFeedback *fb, const HistEntry *e, int len)
-{
-    uint16_t seq = e->seq;
-
-    if (fb->cfg.rtx_pt >= 0) {
-        /* RFC 4588: own PT, SSRC and sequence, the original timestamp, and
-         * the original sequence number before the payload */
-        const uint8_t *o = e->buf->data;
-        uint8_t *p = fb->rtx_buf;
-        int hdr = 12;
-        /* the header extension (transport-wide sequence number) stays in
-         * the header, numbered anew by the sender; the OSN follows it */
-        if ((o[0] & 0x10) && e->size >= 16)
-            hdr = FFMIN(16 + 4 * AV_RB16(o + 14), e->size);
-        memcpy(p, o, hdr);
-        p[1] = (o[1] & 0x80) | fb->cfg.rtx_pt;
-        AV_WB16(p + 2, fb->rtx_seq++);
-        AV_WB32(p + 8, fb->cfg.rtx_ssrc);
-        AV_WB16(p + hdr, seq);
-        memcpy(p + hdr + 2, o + hdr, e->size - hdr);
-        return ff_rtp_sender_send_now(fb->sender, p, len);
-    }
-    return ff_rtp_sender_send_now(fb->sender, e->buf->data, e->size);
-}
-
 /** Answer a NACK for seq. Returns 1 if seq is in the history (resent or
  *  over budget), 0 if not. Under lock. */
 static int retransmit(FFRTPFeedback *fb, uint16_t seq, int64_t now)
 {
-    HistEntry *e;
-    int idx, len, ret;
-    double rate, cap;
+    const uint8_t *pkt;
+    int len;
 
     fb->st.nacked++;
-    if (!fb->hist_count ||
-        (idx = (uint16_t)(seq - fb->hist[fb->hist_start].seq)) >= fb->hist_count) {
+    switch (ff_rtp_hist_nack(fb->hist, seq, now, media_rate(fb), fb->min_rtt, &pkt, &len)) {
+    case FF_RTP_HIST_AHEAD:
         fb->st.nack_missed++;
-        /* after the newest packet: not sent yet (GStreamer's receiver asks
-         * for the packet it expects next when it is late) */
-        if (fb->hist_count &&
-            (int16_t)(seq - fb->hist[(fb->hist_start + fb->hist_count - 1) % HIST_MAX_PACKETS].seq) > 0)
-            fb->nack_ahead++;
-        else
-            unrepairable(fb, now);
+        fb->nack_ahead++;
         return 0;
-    }
-    e = &fb->hist[(fb->hist_start + idx) % HIST_MAX_PACKETS];
-    if (e->seq != seq || !e->buf) {
+    case FF_RTP_HIST_GONE:
         fb->st.nack_missed++;
         unrepairable(fb, now);
         return 0;
-    }
-    /* resent less than the shortest round trip ago: that copy is still on
-     * its way, and a request for it again is early (GStreamer's receiver
-     * asks again sooner than a round trip at 100 ms; at 10 % loss those
-     * copies took a fifth of the budget and real repeats went unanswered);
-     * a receiver asks again for a copy that was lost a round trip later */
-    if (e->resent && now - e->resent < fb->min_rtt) {
+    case FF_RTP_HIST_EARLY:
         fb->nack_early++;
         return 1;
-    }
-    /* the budget: max_share of the media rate; at most a quarter second's
-     * worth banked, but always room for NACK_MIN_BURST packets (a low-rate
-     * stream must still be able to repair a burst, and receivers such as
-     * GStreamer's ask again for packets already on their way: with 4, a
-     * 470 kbit/s stream at 5 % loss sometimes went over budget); full at
-     * first */
-    rate = media_rate(fb) * fb->cfg.max_share;
-    cap  = FFMAX(rate / 4, NACK_MIN_BURST * (fb->cfg.packet_size + 2));
-    fb->tokens = fb->tokens_time ? FFMIN(cap, fb->tokens + rate * (now - fb->tokens_time) / 1e6)
-                                 : cap;
-    fb->tokens_time = now;
-    len = e->size + (fb->cfg.rtx_pt >= 0 ? 2 : 0);
-    if (fb->tokens < len) {
+    case FF_RTP_HIST_OVER_BUDGET:
         fb->st.nack_rate_limited++;
         return 1;
+    case FF_RTP_HIST_RESEND:
+        break;
     }
-    fb->tokens -= len;
-    ret = resend(fb, e, len);
-    if (ret >= 0) {
-        e->resent = now;
+    if (ff_rtp_sender_send_now(fb->sender, pkt, len) >= 0) {
+        ff_rtp_hist_resent(fb->hist, seq, now);
         fb->st.retransmitted++;
         fb->st.retransmitted_octets += len;
         if (fb->cc) {
@@ -408,73 +294,17 @@ static void cc_update(FFRTPFeedback *fb, int nb, double rr_loss, int64_t now)
     atomic_store(&fb->target, target);
 }
 
-/** A transport-cc report: each packet's send time from the sender's log. */
-static void cc_twcc(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now)
+/** Transport feedback (transport-cc or RFC 8888): each packet's send time
+ *  from the send log, to the controller. */
+static void cc_transport(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now)
 {
-    LCVRTCPTwccItem item;
-    LCVRTCPIter it;
-    int nb = 0;
+    int nb;
 
     fb->twcc_seen = 1;
-    lcv_rtcp_iter_init(&it, p);
-    while (lcv_rtcp_twcc_next(&it, &item) > 0) {
-        FFRTPCCPacket *c = &fb->cc_pkts[nb];
-        if (ff_rtp_sender_twcc_lookup(fb->sender, item.seq, &c->send_time, &c->size) < 0)
-            continue;           /* not ours, or too old */
-        c->arrival = item.status ? item.arrival_us : -1;
-        if (++nb == CC_BATCH) {
-            cc_update(fb, nb, 0, now);
-            nb = 0;
-        }
-    }
-    if (nb)
-        cc_update(fb, nb, 0, now);
-}
-
-/**
- * An RFC 8888 report: arrival times are offsets before the report's
- * timestamp (the receiver's NTP clock, 16.16); reports overlap, so only
- * sequence numbers after the last one fed go on.
- */
-static void cc_ccfb(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now)
-{
-    LCVRTCPCcfbItem item;
-    LCVRTCPIter it;
-    int64_t ts;
-    int nb = 0;
-
-    /* unwrapped against the last report (compact NTP wraps every 18 h) */
-    ts = fb->ccfb_ts + (int32_t)(p->ccfb.report_timestamp - (uint32_t)fb->ccfb_ts);
-    if (!fb->ccfb_seen)
-        ts = p->ccfb.report_timestamp;
-    fb->ccfb_ts = ts;
-    lcv_rtcp_iter_init(&it, p);
-    while (lcv_rtcp_ccfb_next(&it, &item) > 0) {
-        FFRTPCCPacket *c = &fb->cc_pkts[nb];
-        if (item.ssrc != fb->cfg.ssrc)
-            continue;
-        if (fb->ccfb_seen && (int16_t)(item.seq - fb->ccfb_last_seq) <= 0)
-            continue;           /* reported before */
-        if (ff_rtp_sender_seq_lookup(fb->sender, item.seq, &c->send_time, &c->size) < 0)
-            continue;
-        fb->ccfb_seen     = 1;
-        fb->ccfb_last_seq = item.seq;
-        if (!item.received) {
-            c->arrival = -1;
-        } else if (item.ato == 0x1fff) {
-            continue;           /* arrived, time unknown (over range) */
-        } else {
-            c->arrival = av_rescale(ts, 1000000, 65536) - av_rescale(item.ato, 1000000, 1024);
-            /* the estimator takes arrival times >= 0 as received */
-            c->arrival = FFMAX(c->arrival + CCFB_EPOCH, 0);
-        }
-        if (++nb == CC_BATCH) {
-            cc_update(fb, nb, 0, now);
-            nb = 0;
-        }
-    }
-    fb->twcc_seen = 1;
-    if (nb)
+    if (!fb->cfg.twcc_log || ff_rtp_twcc_read_start(&fb->twcc_reader, p) < 0)
+        return;
+    while ((nb = ff_rtp_twcc_read(fb->cfg.twcc_log, &fb->twcc_reader, fb->cfg.ssrc,
+                                  fb->cc_pkts, CC_BATCH)) > 0)
         cc_update(fb, nb, 0, now);
 }
 
@@ -544,7 +374,7 @@ static void handle_packet(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
         if (p->fmt == LCV_RTPFB_CCFB) {
             r->ccfb_reports++;
             if (fb->cc)
-                cc_ccfb(fb, p, now);
+                cc_transport(fb, p, now);
             break;
         }
         if (p->fmt == LCV_RTPFB_NACK) {
@@ -560,7 +390,7 @@ static void handle_packet(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
         } else if (p->fmt == LCV_RTPFB_TWCC) {
             LCVRTCPTwccItem item;
             if (fb->cc)
-                cc_twcc(fb, p, now);
+                cc_transport(fb, p, now);
             r->twcc_reports++;
             lcv_rtcp_iter_init(&it, p);
             while (lcv_rtcp_twcc_next(&it, &item) > 0) {
@@ -660,8 +490,7 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
     const LCVRTPSenderStats *st = &fb->st;
     FFRTPSendStats ss;
     FFRTPCCStats cs = { 0 };
-    char line[4096];
-    int n;
+    AVBPrint *bp = &fb->stats_line;
 
     ff_rtp_sender_get_stats(fb->sender, &ss);
 
@@ -692,7 +521,7 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
                cs.threshold, cs.loss * 100, cs.feedbacks, cs.overuses, cs.decreases);
     }
     for (int i = 0; i < st->nb_receivers; i++) {
-        const LCVRTPReceiverStats *r = &st->receivers[i];
+        const LCVRTPReceiverStats *r = &fb->rxs[i];
         av_log(fb->logctx, AV_LOG_VERBOSE,
                "RTCP receiver %08"PRIx32": lost %.1f %% (%"PRId64" in all), highest seq %"PRIu32", "
                "jitter %.2f ms, RTT %.2f ms (min %.2f of %"PRIu64"), REMB %"PRIu64" bit/s%s\n",
@@ -702,52 +531,55 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
     }
     if (!fb->stats_file)
         return;
-    n = snprintf(line, sizeof(line),
-                 "{\"time_us\":%"PRId64",\"ssrc\":%"PRIu32",\"packets\":%"PRIu64",\"octets\":%"PRIu64","
-                 "\"sr_sent\":%"PRIu64",\"rtcp_received\":%"PRIu64",\"rtcp_malformed\":%"PRIu64","
-                 "\"nack_packets\":%"PRIu64",\"nacked\":%"PRIu64",\"retransmitted\":%"PRIu64","
-                 "\"retransmitted_octets\":%"PRIu64",\"nack_missed\":%"PRIu64",\"nack_rate_limited\":%"PRIu64","
-                 "\"pli\":%"PRIu64",\"fir\":%"PRIu64",\"keyframe_requests\":%"PRIu64","
-                 "\"pace_rate\":%.0f,\"pace_delay_p50_ms\":%.2f,\"pace_delay_p95_ms\":%.2f,"
-                 "\"pace_delay_max_ms\":%.2f,\"pace_bursts\":%"PRIu64",\"pace_forced_drains\":%"PRIu64","
-                 "\"send_syscalls\":%"PRIu64",\"final\":%s,",
-                 now, st->ssrc, ss.packets, ss.payload_bytes, st->sr_sent, st->rtcp_received,
-                 st->rtcp_malformed, st->nack_packets, st->nacked, st->retransmitted,
-                 st->retransmitted_octets, st->nack_missed, st->nack_rate_limited, st->pli,
-                 st->fir, st->keyframe_requests, ss.pace_rate, ss.delay_p50_ms, ss.delay_p95_ms,
-                 ss.delay_max_ms, ss.paced_bursts, ss.forced_drains, ss.syscalls,
-                 final ? "true" : "false");
-    if (fb->cc && n < sizeof(line))
-        n += snprintf(line + n, sizeof(line) - n,
-                      "\"target_bitrate\":%"PRId64",\"encoder_bitrate\":%"PRId64","
-                      "\"delay_based_bitrate\":%"PRId64","
-                      "\"loss_based_bitrate\":%"PRId64",\"acked_bitrate\":%"PRId64","
-                      "\"cc_state\":\"%s\",\"delay_trend_ms\":%.3f,\"delay_threshold_ms\":%.3f,"
-                      "\"cc_loss\":%.4f,\"cc_feedbacks\":%"PRIu64",\"cc_overuses\":%"PRIu64","
-                      "\"cc_decreases\":%"PRIu64",",
-                      cs.target, (int64_t)atomic_load(&fb->target), cs.delay_based, cs.loss_based, cs.acked, ff_rtpcc_state_name(cs.state),
-                      cs.trend, cs.threshold, cs.loss, cs.feedbacks, cs.overuses, cs.decreases);
-    if (n < sizeof(line))
-        n += snprintf(line + n, sizeof(line) - n, "\"receivers\":[");
-    for (int i = 0; i < st->nb_receivers && n < sizeof(line); i++) {
-        const LCVRTPReceiverStats *r = &st->receivers[i];
-        n += snprintf(line + n, sizeof(line) - n,
-                      "%s{\"ssrc\":%"PRIu32",\"reports\":%"PRIu64",\"fraction_lost\":%.6f,"
-                      "\"cumulative_lost\":%"PRId64",\"highest_seq\":%"PRIu32",\"jitter_ms\":%.3f,"
-                      "\"rtt_ms\":%.3f,\"rtt_min_ms\":%.3f,\"rtt_samples\":%"PRIu64",\"nacks\":%"PRIu64",\"plis\":%"PRIu64",\"firs\":%"PRIu64","
-                      "\"remb_bitrate\":%"PRIu64",\"twcc_reports\":%"PRIu64",\"twcc_packets\":%"PRIu64","
-                      "\"twcc_received\":%"PRIu64",\"ccfb_reports\":%"PRIu64",\"bye\":%s}",
-                      i ? "," : "", r->ssrc, r->reports, r->fraction_lost, r->cumulative_lost,
-                      r->highest_seq, r->jitter_ms, r->rtt_ms, r->rtt_min_ms, fb->rx[i].rtt_samples,
-                      r->nacks, r->plis, r->firs,
-                      r->remb_bitrate, r->twcc_reports, r->twcc_packets, r->twcc_received, r->ccfb_reports,
-                      r->bye ? "true" : "false");
+    av_bprint_clear(bp);
+    av_bprintf(bp,
+               "{\"time_us\":%"PRId64",\"ssrc\":%"PRIu32",\"packets\":%"PRIu64",\"octets\":%"PRIu64","
+               "\"sr_sent\":%"PRIu64",\"rtcp_received\":%"PRIu64",\"rtcp_malformed\":%"PRIu64","
+               "\"nack_packets\":%"PRIu64",\"nacked\":%"PRIu64",\"retransmitted\":%"PRIu64","
+               "\"retransmitted_octets\":%"PRIu64",\"nack_missed\":%"PRIu64",\"nack_rate_limited\":%"PRIu64","
+               "\"pli\":%"PRIu64",\"fir\":%"PRIu64",\"keyframe_requests\":%"PRIu64","
+               "\"pace_rate\":%.0f,\"pace_delay_p50_ms\":%.2f,\"pace_delay_p95_ms\":%.2f,"
+               "\"pace_delay_max_ms\":%.2f,\"pace_bursts\":%"PRIu64",\"pace_forced_drains\":%"PRIu64","
+               "\"send_syscalls\":%"PRIu64",\"final\":%s,",
+               now, st->ssrc, ss.packets, ss.payload_bytes, st->sr_sent, st->rtcp_received,
+               st->rtcp_malformed, st->nack_packets, st->nacked, st->retransmitted,
+               st->retransmitted_octets, st->nack_missed, st->nack_rate_limited, st->pli,
+               st->fir, st->keyframe_requests, ss.pace_rate, ss.delay_p50_ms, ss.delay_p95_ms,
+               ss.delay_max_ms, ss.paced_bursts, ss.forced_drains, ss.syscalls,
+               final ? "true" : "false");
+    if (fb->cc)
+        av_bprintf(bp,
+                   "\"target_bitrate\":%"PRId64",\"encoder_bitrate\":%"PRId64","
+                   "\"delay_based_bitrate\":%"PRId64","
+                   "\"loss_based_bitrate\":%"PRId64",\"acked_bitrate\":%"PRId64","
+                   "\"cc_state\":\"%s\",\"delay_trend_ms\":%.3f,\"delay_threshold_ms\":%.3f,"
+                   "\"cc_loss\":%.4f,\"cc_feedbacks\":%"PRIu64",\"cc_overuses\":%"PRIu64","
+                   "\"cc_decreases\":%"PRIu64",",
+                   cs.target, (int64_t)atomic_load(&fb->target), cs.delay_based, cs.loss_based, cs.acked, ff_rtpcc_state_name(cs.state),
+                   cs.trend, cs.threshold, cs.loss, cs.feedbacks, cs.overuses, cs.decreases);
+    av_bprintf(bp, "\"receivers\":[");
+    for (int i = 0; i < st->nb_receivers; i++) {
+        const LCVRTPReceiverStats *r = &fb->rxs[i];
+        av_bprintf(bp,
+                   "%s{\"ssrc\":%"PRIu32",\"reports\":%"PRIu64",\"fraction_lost\":%.6f,"
+                   "\"cumulative_lost\":%"PRId64",\"highest_seq\":%"PRIu32",\"jitter_ms\":%.3f,"
+                   "\"rtt_ms\":%.3f,\"rtt_min_ms\":%.3f,\"rtt_samples\":%"PRIu64",\"nacks\":%"PRIu64",\"plis\":%"PRIu64",\"firs\":%"PRIu64","
+                   "\"remb_bitrate\":%"PRIu64",\"twcc_reports\":%"PRIu64",\"twcc_packets\":%"PRIu64","
+                   "\"twcc_received\":%"PRIu64",\"ccfb_reports\":%"PRIu64",\"bye\":%s}",
+                   i ? "," : "", r->ssrc, r->reports, r->fraction_lost, r->cumulative_lost,
+                   r->highest_seq, r->jitter_ms, r->rtt_ms, r->rtt_min_ms, fb->rx[i].rtt_samples,
+                   r->nacks, r->plis, r->firs,
+                   r->remb_bitrate, r->twcc_reports, r->twcc_packets, r->twcc_received, r->ccfb_reports,
+                   r->bye ? "true" : "false");
     }
-    if (n < sizeof(line) - 3) {
-        n += snprintf(line + n, sizeof(line) - n, "]}\n");
-        avio_write(fb->stats_file, line, n);
-        avio_flush(fb->stats_file);
+    av_bprintf(bp, "]}\n");
+    /* one line whole or none: a line cut short would be no JSON */
+    if (!av_bprint_is_complete(bp)) {
+        av_log(fb->logctx, AV_LOG_ERROR, "stats_file: out of memory, a line was not written\n");
+        return;
     }
+    avio_write(fb->stats_file, bp->str, bp->len);
+    avio_flush(fb->stats_file);
 }
 
 /* ---- callbacks from the sender's thread ---- */
@@ -767,7 +599,7 @@ static int64_t on_tick(void *opaque, int64_t now)
     int64_t next;
 
     pthread_mutex_lock(&fb->lock);
-    if (fb->st.packets && !fb->next_sr) {
+    if (fb->first_sent && !fb->next_sr) {
         send_sr(fb, now);           /* the first SR, with the first packets */
         fb->next_sr = now + rtcp_interval(fb, 1);
     } else if (fb->next_sr && now >= fb->next_sr) {
@@ -790,6 +622,7 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
                    const FFRTPFeedbackConfig *cfg)
 {
     FFRTPFeedback *fb;
+    uint16_t rtx_seq;
     FFRTPSenderClient client = {
         .sent = on_sent,
         .rtcp = on_rtcp,
@@ -806,13 +639,13 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
     fb->cfg.cname    = NULL;
     fb->cfg.stats_file = NULL;
     fb->st.ssrc      = cfg->ssrc;
-    fb->hist_media_limit = FFMIN((int64_t)cfg->history_ms * cfg->clock_rate / 1000, INT32_MAX);
     fb->avg_rtcp_size = 28 + 28;
+    av_bprint_init(&fb->stats_line, 0, AV_BPRINT_SIZE_UNLIMITED);
     atomic_init(&fb->kf_pending, 0);
     atomic_init(&fb->kf_awaited, 0);
     atomic_init(&fb->target, 0);
     av_lfg_init(&fb->lfg, av_get_random_seed());
-    fb->rtx_seq = av_lfg_get(&fb->lfg) & 0x0fff;
+    rtx_seq = av_lfg_get(&fb->lfg) & 0x0fff;
     if (fb->cfg.rtx_pt >= 0 && !fb->cfg.rtx_ssrc)
         fb->cfg.rtx_ssrc = av_lfg_get(&fb->lfg);
 
@@ -820,11 +653,21 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
         ret = AVERROR(ENOMEM);
         goto fail;
     }
-    fb->hist    = av_calloc(HIST_MAX_PACKETS, sizeof(*fb->hist));
-    /* packet_size is the payload's limit: the extension comes on top */
-    fb->rtx_buf = av_malloc(cfg->packet_size + 2 + (cfg->cc ? FF_RTPCC_EXT_SIZE : 0));
-    fb->pool    = lcv_rtcp_pool_alloc(4);
-    if (!fb->hist || !fb->rtx_buf || !fb->pool) {
+    if (cfg->nack) {
+        FFRTPHistConfig hcfg = {
+            .history_ms = cfg->history_ms,
+            .clock_rate = cfg->clock_rate,
+            .rtx_pt     = cfg->rtx_pt,
+            .rtx_ssrc   = fb->cfg.rtx_ssrc,
+            .rtx_seq    = rtx_seq,
+            .max_share  = cfg->max_share,
+            /* packet_size is the limit on the wire: an RTX resend adds 2 */
+            .max_packet = cfg->packet_size - (cfg->rtx_pt >= 0 ? 2 : 0),
+        };
+        if ((ret = ff_rtp_hist_alloc(&fb->hist, &hcfg)) < 0)
+            goto fail;
+    }
+    if (!(fb->pool = lcv_rtcp_pool_alloc(4))) {
         ret = AVERROR(ENOMEM);
         goto fail;
     }
@@ -884,16 +727,14 @@ int ff_rtpfb_needs_first_sr(FFRTPFeedback *fb)
 
 int ff_rtpfb_tail_probe(FFRTPFeedback *fb)
 {
-    const HistEntry *e;
-    int ret = 0;
+    const uint8_t *pkt;
+    int ret = 0, len;
 
     pthread_mutex_lock(&fb->lock);
-    if (fb->attached && fb->st.nack_packets && fb->hist_count) {
-        e = &fb->hist[(fb->hist_start + fb->hist_count - 1) % HIST_MAX_PACKETS];
-        if (e->buf && (ret = resend(fb, e, e->size + (fb->cfg.rtx_pt >= 0 ? 2 : 0))) >= 0) {
-            fb->tail_probes++;
-            ret = 1;
-        }
+    if (fb->attached && fb->st.nack_packets && fb->hist && ff_rtp_hist_newest(fb->hist, &pkt, &len) &&
+        (ret = ff_rtp_sender_send_now(fb->sender, pkt, len)) >= 0) {
+        fb->tail_probes++;
+        ret = 1;
     }
     pthread_mutex_unlock(&fb->lock);
     return ret;
@@ -938,6 +779,19 @@ void ff_rtpfb_get_stats(FFRTPFeedback *fb, LCVRTPSenderStats *st)
     st->octets  = ss.payload_bytes;
 }
 
+int ff_rtpfb_get_receiver_stats(FFRTPFeedback *fb, int i, LCVRTPReceiverStats *st)
+{
+    int ret = AVERROR(ENOENT);
+
+    pthread_mutex_lock(&fb->lock);
+    if (i >= 0 && i < fb->st.nb_receivers) {
+        *st = fb->rxs[i];
+        ret = 0;
+    }
+    pthread_mutex_unlock(&fb->lock);
+    return ret;
+}
+
 int ff_rtpfb_keyframe_requested(FFRTPFeedback *fb)
 {
     return atomic_exchange(&fb->kf_pending, 0);
@@ -964,23 +818,20 @@ void ff_rtpfb_free(FFRTPFeedback **pfb)
         write_stats(fb, av_gettime_relative(), 1);
         pthread_mutex_destroy(&fb->lock);
     }
-    if (fb->hist)
-        while (fb->hist_count)
-            hist_pop(fb);
-    av_freep(&fb->hist);
-    av_freep(&fb->rtx_buf);
+    ff_rtp_hist_free(&fb->hist);
     av_freep(&fb->cname);
     ff_rtpcc_free(&fb->cc);
     av_freep(&fb->cc_pkts);
     lcv_rtcp_pool_free(&fb->pool);
     avio_closep(&fb->stats_file);
+    av_bprint_finalize(&fb->stats_line, NULL);
     av_freep(pfb);
 }
 
 #else /* !CONFIG_NETWORK */
 
 /* Without network support ff_rtp_sender_open() gives no sender, so the
- * muxer never starts a feedback reader: only the SR builder above is used. */
+ * muxer never starts a feedback reader. */
 int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
                    const FFRTPFeedbackConfig *cfg)
 {
@@ -1014,6 +865,11 @@ void ff_rtpfb_stop(FFRTPFeedback *fb)
 void ff_rtpfb_get_stats(FFRTPFeedback *fb, LCVRTPSenderStats *st)
 {
     memset(st, 0, sizeof(*st));
+}
+
+int ff_rtpfb_get_receiver_stats(FFRTPFeedback *fb, int i, LCVRTPReceiverStats *st)
+{
+    return AVERROR(ENOENT);
 }
 
 int ff_rtpfb_keyframe_requested(FFRTPFeedback *fb)

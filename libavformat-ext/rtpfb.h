@@ -41,10 +41,11 @@ typedef struct FFRTPFeedbackConfig {
     uint32_t ssrc;
     const char *cname;
     int clock_rate;
-    int packet_size;
+    int packet_size;            ///< pkt_size: the largest datagram, RTX resends included
     int cc;                     ///< congestion control (transport-cc, RR loss, REMB)
     int64_t min_bitrate;        ///< bit/s, the target's floor
     int64_t max_bitrate;        ///< bit/s, its ceiling (and the start)
+    struct FFRTPTwccLog *twcc_log; ///< the sender's send log (cc), outliving the reader
 } FFRTPFeedbackConfig;
 
 typedef struct FFRTPFeedback FFRTPFeedback;
@@ -83,6 +84,9 @@ int64_t ff_rtpfb_last_nack(FFRTPFeedback *fb);
 void ff_rtpfb_stop(FFRTPFeedback *fb);
 
 void ff_rtpfb_get_stats(FFRTPFeedback *fb, LCVRTPSenderStats *st);
+
+/** Receiver i (0 to the stats' nb_receivers - 1): 0, or AVERROR(ENOENT). */
+int ff_rtpfb_get_receiver_stats(FFRTPFeedback *fb, int i, LCVRTPReceiverStats *st);
 
 /** 1 once per keyframe request, see lcv_rtp_muxer_keyframe_requested() */
 int ff_rtpfb_keyframe_requested(FFRTPFeedback *fb);

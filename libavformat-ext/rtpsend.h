@@ -82,12 +82,50 @@ typedef struct FFRTPSendConfig {
     int dscp;               ///< DSCP for both sockets, -1: leave them alone
     /**
      * Packets carry the transport-wide sequence number extension (id
-     * FF_RTPCC_TWCC_ID, right after the fixed header): the sender numbers
-     * every RTP packet as it leaves, retransmissions included, and keeps its
-     * send time for ff_rtp_sender_twcc_lookup().
+     * FF_RTP_HDREXT_TWCC_ID): the sender numbers every RTP packet in this
+     * log as it leaves, retransmissions included (rtptwcc.h); NULL: none.
+     * The caller's, and it must outlive the sender.
      */
-    int twcc;
+    struct FFRTPTwccLog *twcc;
+    /**
+     * The caller's transform of every datagram just before it leaves (SRTP
+     * and SRTCP for a WebRTC muxer), NULL: none. It writes the datagram of
+     * len bytes at in (RTP, or RTCP if rtcp) to out, at most out_size
+     * bytes, and returns its new size, or a negative AVERROR to drop it
+     * (counted in dropped, logged once). It may run in any of the sender's
+     * threads, one call at a time for RTP media, and must not call the
+     * sender. The packets the history keeps stay as they were.
+     */
+    int (*protect)(void *opaque, int rtcp, const uint8_t *in, int len, uint8_t *out, int out_size);
+    void *protect_opaque;
+    int protect_overhead;   ///< bytes protect() adds at most
+    /**
+     * Every datagram read from the RTCP socket, in the sender's thread,
+     * before the client sees it, NULL: all go to the client. It may change
+     * it in place (buf has size bytes of room: unprotect SRTCP) and returns
+     * the length to hand on, or <= 0 to keep it from the client (a STUN or
+     * DTLS packet it handled itself, or one that failed to authenticate).
+     */
+    int (*incoming)(void *opaque, uint8_t *buf, int len, int size);
+    void *incoming_opaque;
 } FFRTPSendConfig;
+
+/**
+ * The sockets of a muxer that makes its own (a WebRTC muxer after ICE):
+ * the sender sends on them and reads RTCP from rtcp_fd; it closes neither.
+ */
+typedef struct FFRTPSenderSockets {
+    int rtp_fd;
+    int rtcp_fd;            ///< may be rtp_fd (RTP and RTCP on one port, RFC 5761)
+    int connected;          ///< both are connected to the peer; else dest is used
+    const struct sockaddr_storage *dest; ///< the peer's RTP address (RTCP's too with one fd)
+    int dest_len;
+    const struct sockaddr_storage *rtcp_dest; ///< the peer's RTCP address, NULL: dest
+    int rtcp_dest_len;
+    int max_size;           ///< the largest UDP payload to its address family
+    AVIOInterruptCB *interrupt; ///< checked while the socket blocks, or NULL
+    int64_t rw_timeout;     ///< µs a blocked send may wait, 0: for ever
+} FFRTPSenderSockets;
 
 /** What the sender needs to build an SR. */
 typedef struct FFRTPSenderReportInfo {
@@ -130,8 +168,19 @@ typedef struct FFRTPSender FFRTPSender;
 int ff_rtp_sender_open(FFRTPSender **ps, void *logctx, AVIOContext *pb,
                        const FFRTPSendConfig *cfg);
 
+/**
+ * The same on sockets the caller owns: everything else (batching, pacing,
+ * the thread, feedback through a client, the SR) as for an RTP muxer.
+ * @return 0 with *ps set, or a negative AVERROR
+ */
+int ff_rtp_sender_open_sockets(FFRTPSender **ps, void *logctx, const FFRTPSenderSockets *so,
+                               const FFRTPSendConfig *cfg);
+
 /** Largest UDP payload for the destination's address family. */
 int ff_rtp_sender_max_size(const FFRTPSender *s);
+
+/** 1 if the destination is IPv6. */
+int ff_rtp_sender_ipv6(const FFRTPSender *s);
 
 /** The mode in use now (never FF_RTP_SEND_AUTO). */
 enum FFRTPSendMode ff_rtp_sender_mode(const FFRTPSender *s);
@@ -196,17 +245,6 @@ int ff_rtp_sender_send_sr(FFRTPSender *s, int bye, uint64_t *ntp);
 int ff_rtp_sender_set_client(FFRTPSender *s, const FFRTPSenderClient *c);
 
 void ff_rtp_sender_get_stats(FFRTPSender *s, FFRTPSendStats *st);
-
-/**
- * When the packet with transport-wide sequence number seq left, and its
- * size, while the sender still remembers it (the last 8192 packets).
- * @return 0, or AVERROR(ENOENT)
- */
-int ff_rtp_sender_twcc_lookup(FFRTPSender *s, uint16_t seq, int64_t *send_time, int *size);
-
-/** The same by RTP sequence number, for packets of the media SSRC (the
- *  report info's) when twcc is on: RFC 8888 feedback names packets so. */
-int ff_rtp_sender_seq_lookup(FFRTPSender *s, uint16_t seq, int64_t *send_time, int *size);
 
 /**
  * The rate the link takes (bit/s), by congestion control: the pacer sends at

@@ -25,6 +25,13 @@ run cli "$top/tests/cli/toi420-cli.sh" "$b/ffmpeg/ffmpeg"
 run lcvrtcp "$b/ffmpeg/libavformat/tests/lcvrtcp"
 run rtpdec-ext "$b/ffmpeg/libavformat/tests/rtpdec_ext"
 run rtpcc "$b/ffmpeg/libavformat/tests/rtpcc"
+run rtppacer "$b/ffmpeg/libavformat/tests/rtppacer"
+run rtphist "$b/ffmpeg/libavformat/tests/rtphist"
+run rtpnack "$b/ffmpeg/libavformat/tests/rtpnack"
+# clang builds the C kernels for AVX2 too (a target attribute, where GCC
+# takes a pragma): the fragment above ran them on an AVX2 host
+run toi420-c-avx2-clang sh -c 'nm "$1/libavfilter/libavfilter.a" 2>/dev/null |
+    grep -q " T ff_toi420dsp_init_x86_c_avx2$"' sh "$b/ffmpeg"
 # the fuzz corpus: the golden vectors, the regression inputs, and the
 # public janus/libwebrtc seeds from ../shared (each run once)
 mkdir -p "$b/fuzz-golden"

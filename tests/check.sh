@@ -164,6 +164,16 @@ for t in wire decode edges refused formats faults; do
     run "rtp-$t" "$top/tests/rtp/sendpath.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-$t.log"
 done
+# the sender as a second muxer (whip) drives it: its own socket, RTP and
+# RTCP on one port, a protect hook on every datagram, an incoming hook
+for m in gso mmsg single; do
+    for p in 0 1; do
+        run "rtp-transport-api-$m-pace$p" "$build/tests/transport_api" "$m" "$p"
+        sed 's/^/    /' "$log/rtp-transport-api-$m-pace$p.log"
+    done
+done
+run rtp-transport-api-fail "$build/tests/transport_api" gso 1 fail
+sed 's/^/    /' "$log/rtp-transport-api-fail.log"
 for m in gso mmsg single; do
     # pace=0: with the pacer the counts are not yet deterministic (see the
     # note in tests/rtp/rtpsend_alloc.c)
@@ -233,6 +243,9 @@ run valgrind-buffer $vg "$ffb/libavutil/tests/buffer"
 run valgrind-lcvrtcp $vg "$ffb/libavformat/tests/lcvrtcp"
 run valgrind-rtpdec-ext $vg "$ffb/libavformat/tests/rtpdec_ext"
 run valgrind-rtpcc $vg "$ffb/libavformat/tests/rtpcc"
+run valgrind-rtppacer $vg "$ffb/libavformat/tests/rtppacer"
+run valgrind-rtphist $vg "$ffb/libavformat/tests/rtphist"
+run valgrind-rtpnack $vg "$ffb/libavformat/tests/rtpnack"
 run valgrind-rtp $vg "$ffb/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=160x120:r=25:d=1 \
     -c:v libx264 -preset ultrafast -f rtp -rtpflags send_bye "rtp://127.0.0.1:$("$build/tests/freeport")?pkt_size=200"
 run valgrind-ffmpeg $vg "$ffb/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=97x61:r=10,format=nv21 \

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The mutation exercise: break one toi420 kernel, one RTCP writer or the
-# buffer pool's reference recycling at a time, rebuild, run the tests that
+# The mutation exercise: break one toi420 kernel, one RTCP writer, the
+# buffer pool's reference recycling, the pacer or the sender's hooks for a
+# second muxer at a time, rebuild, run the tests that
 # guard that code, and say which of them failed. Every mutation must make at
 # least one test fail; the script exits 1 if one survives. Not part of make
 # check (each mutation is a rebuild); run it after changing the tests.
-#   tests/mutate.sh [toi420|rtcp|pool|GROUP/NAME ...]   (default: all three)
+#   tests/mutate.sh [toi420|rtcp|pool|pacer|hist|nack|sendapi|GROUP/NAME ...]   (default: all)
 # Needs a configured and built tree (./configure && make ffmpeg). The files
 # are restored after each mutation, and the tree is rebuilt at the end.
 set -u
@@ -14,7 +15,7 @@ src=$top/build/src
 shim=$top/build/tests/malloc_count.so
 log=$top/build/tests/mutate
 mkdir -p "$log"
-groups=${*:-toi420 rtcp pool}
+groups=${*:-toi420 rtcp pool pacer hist nack sendapi}
 survived=0 total=0 report=()
 
 # mutate GROUP NAME FILE OLD NEW: replace the one occurrence of OLD in FILE
@@ -39,13 +40,20 @@ EOF
     local failed=()
     if ! make -C "$top" -s ffmpeg > "$log/$name.build.log" 2>&1 ||
        ! make -C "$ffb" -s -j"$(nproc)" libavfilter/tests/toi420 libavformat/tests/lcvrtcp \
-            libavutil/tests/buffer tests/checkasm/checkasm >> "$log/$name.build.log" 2>&1; then
+            libavutil/tests/buffer tests/checkasm/checkasm libavformat/tests/rtppacer \
+            libavformat/tests/rtphist libavformat/tests/rtpnack \
+            >> "$log/$name.build.log" 2>&1 ||
+       ! make -C "$top" -s "$top/build/tests/transport_api" >> "$log/$name.build.log" 2>&1; then
         failed+=("build")
     else
         case $group in
         toi420) run_toi420 ;;
         rtcp)   run_rtcp ;;
         pool)   run_pool ;;
+        pacer)  run_pacer ;;
+        hist)   t rtphist-unit "$ffb/libavformat/tests/rtphist" ;;
+        nack)   t rtpnack-unit "$ffb/libavformat/tests/rtpnack" ;;
+        sendapi) run_sendapi ;;
         esac
     fi
     cp "$log/orig" "$file"
@@ -75,6 +83,16 @@ run_toi420() {
 run_rtcp() {
     t lcvrtcp-unit "$ffb/libavformat/tests/lcvrtcp"
     t rebuild-corpus "$ffb/libavformat/tests/lcvrtcp" rebuild "$top"/tests/fuzz/regressions/[!R]*
+}
+
+run_pacer() {
+    t rtppacer-unit "$ffb/libavformat/tests/rtppacer"
+}
+
+run_sendapi() {
+    t transport-api-gso "$top/build/tests/transport_api" gso 1
+    t transport-api-single "$top/build/tests/transport_api" single 0
+    t transport-api-fail "$top/build/tests/transport_api" gso 1 fail
 }
 
 run_pool() {
@@ -160,6 +178,61 @@ mutate pool get-allocates-ref "$B" '        ret = &buf->ref;' \
     '        ret = av_mallocz(sizeof(*ret)); if (!ret) { ff_mutex_unlock(&pool->mutex); return NULL; }'
 mutate pool pool-ref-not-recognised "$B" '    return ref == &entry->ref;' '    return 0;'
 mutate pool stale-size "$B" '        ret->size   = pool->size;' '        ret->size   = 0;'
+
+# ---- the pacer (logic only: its FATE test drives it with a made-up clock)
+P=$top/libavformat-ext/rtppacer.c
+mutate pacer budget "$P" 'b->resent + b->bytes + p->ring[p->ring_start].size <= b->limit' \
+    'b->resent + b->bytes + p->ring[p->ring_start].size <= b->limit + 1200'
+mutate pacer due-time "$P" 'due = FFMIN(due, now + p->urgent_within);' 'due = FFMIN(due, now + 2 * p->urgent_within);'
+mutate pacer factor "$P" 'rate  = media * p->cfg.factor;' 'rate  = media;'
+mutate pacer forced-drain "$P" '        if (need > rate) {' '        if (0) {'
+mutate pacer resend-credit "$P" 'p->t_free - now > burst_time' 'p->t_free - now > 2 * burst_time'
+mutate pacer link-floor "$P" 'rate = FFMAX(FFMIN(rate, p->link_rate), media);' 'rate = FFMIN(rate, p->link_rate);'
+mutate pacer link-cap "$P" 'rate = FFMAX(FFMIN(rate, p->link_rate), media);' 'rate = FFMAX(rate, media);'
+mutate pacer resends-first "$P" $'    if (b->resent && b->resent + size > p->cfg.burst)\n        return 0;' \
+    $'    if (b->resent + size > p->cfg.burst / 2)\n        return 0;'
+mutate pacer live-detection "$P" 'p->media_time <= 2 * elapsed + RATE_WINDOW' 'p->media_time <= 3 * elapsed + RATE_WINDOW'
+mutate pacer ahead "$P" 'b->depart = ahead ? FFMAX(p->t_free, now) : 0;' 'b->depart = 0;'
+mutate pacer resend-queue-bound "$P" 'if (p->prio_count == p->prio_slots || len > p->prio_slot || len < 0)' \
+    'if (p->prio_count == p->prio_slots + 1 || len > p->prio_slot || len < 0)'
+
+# ---- the packet history: answers, RTX, the resend budget
+H=$top/libavformat-ext/rtphist.c
+mutate hist budget-floor "$H" 'FF_RTP_HIST_MIN_BURST * (h->cfg.max_packet + 2)' '4 * (h->cfg.max_packet + 2)'
+mutate hist refill-rate "$H" 'h->tokens + rate * (now - h->tokens_time) / 1e6' 'h->tokens + 2 * rate * (now - h->tokens_time) / 1e6'
+mutate hist bank-quarter-second "$H" 'cap  = FFMAX(rate / 4,' 'cap  = FFMAX(rate / 2,'
+mutate hist early-repeat "$H" 'if (e->resent && now - e->resent < min_rtt)' 'if (0)'
+mutate hist rtx-osn "$H" 'AV_WB16(p + hdr, e->seq);' 'AV_WB16(p + hdr, e->seq + 1);'
+mutate hist rtx-after-extension "$H" 'hdr = FFMAX(ff_rtp_header_size(o, e->size), 12);' 'hdr = 12;'
+mutate hist contiguity "$H" 'if (h->count && newest(h)->seq != (uint16_t)(seq - 1))' 'if (0)'
+mutate hist media-age "$H" '(int32_t)(ts - h->e[h->start].ts) > h->media_limit' '0'
+mutate hist ahead "$H" 'if (h->count && (int16_t)(seq - newest(h)->seq) > 0)' 'if (0)'
+mutate hist oversized-kept "$H" 'if (sizes[i] < 12 || sizes[i] > h->cfg.max_packet)' 'if (sizes[i] < 12)'
+
+# ---- the receiver's NACK generator
+N=$top/libavformat-ext/rtpnack.c
+mutate nack reorder-allowance "$N" 'int64_t due = m.retries ? m.sent + retry : m.detected + FF_RTP_NACK_REORDER;' \
+    'int64_t due = m.retries ? m.sent + retry : m.detected;'
+mutate nack karn "$N" $'                if (m->retries == 1)\n' $'                if (m->retries)\n'
+mutate nack retry-rttvar "$N" 'return g->srtt + FFMAX(4 * g->rttvar, 5000);' 'return g->srtt + FFMAX(2 * g->rttvar, 5000);'
+mutate nack no-rtt-wait "$N" 'FFMIN(g->max_wait, g->st.lost ? NO_RTT_WAIT : FIRST_WAIT)' 'FFMIN(g->max_wait, FIRST_WAIT)'
+mutate nack give-up-after-retries "$N" 'if (m->retries >= g->max_retries)' 'if (m->retries > g->max_retries)'
+mutate nack multi-packet-gap "$N" 'for (int64_t q = v - gap; q < v; q++) {' 'for (int64_t q = v - 1; q < v; q++) {'
+mutate nack restart-threshold "$N" 'if (gap > FF_RTP_NACK_MAX_GAP) {' 'if (gap > 2 * FF_RTP_NACK_MAX_GAP) {'
+mutate nack bounded "$N" 'if (g->nb_miss + gap > FF_RTP_NACK_MAX_MISSING) {' 'if (0) {'
+mutate nack duplicate "$N" $'            return g->nack;\n' $'            return 0;\n'
+mutate nack late "$N" 'g->st.late++;' 'g->st.duplicates++;'
+mutate nack skip "$N" 'give_up(g, find(g, unwrap(g, seq)));' 'give_up(g, 0);'
+mutate nack wait-end "$N" 'end = FFMAX(end, give_up_at(g, &g->miss[i], retry));' 'end = FFMAX(end, g->miss[i].detected);'
+
+# ---- the sender's hooks for a second muxer (rtpsend.c)
+S=$top/libavformat-ext/rtpsend_io.c
+T=$top/libavformat-ext/rtpsend_thread.c
+mutate sendapi no-protect-batch "$S" $'    if (s->cfg.protect)\n        protect_batch(s, &d, b);\n' ''
+mutate sendapi no-incoming "$T" '        if (s->cfg.incoming &&' '        if (0 && s->cfg.incoming &&'
+mutate sendapi protect-failure-sent "$S" '            protect_failed(s, d, ret < 0 ? ret : AVERROR_BUG, "RTP");
+            continue;' '            protect_failed(s, d, ret < 0 ? ret : AVERROR_BUG, "RTP");
+            ret = b->sizes[i];'
 
 echo
 printf '%s\n' "${report[@]}"

@@ -50,6 +50,14 @@
 #include "libavutil/macros.h"
 #include "libavformat/lcvrtcp.h"
 
+
+/* The tests parse into contexts of their own, views over a packet array
+ * on the stack: the library's size promise is for programs, which take
+ * their contexts from lcv_rtcp_context_alloc() or a pool (checked in
+ * check_context_alloc()). */
+#define TEST_CTX(name) \
+    LCVRTCPPacket name##_pk[LCV_RTCP_MAX_PACKETS]; LCVRTCPContext name = { .packets = name##_pk }
+
 static int failures;
 
 #define CHECK(cond) do {                                                    \
@@ -194,7 +202,7 @@ static const LCVRTCPPacket *parse_one(LCVRTCPContext *ctx, const uint8_t *d, int
  * vector was written with. */
 static void check_golden(void)
 {
-    LCVRTCPContext ctx = { 0 };
+    TEST_CTX(ctx);
     const LCVRTCPPacket *p;
     LCVRTCPIter it;
     LCVRTCPReportBlock rb;
@@ -202,7 +210,6 @@ static void check_golden(void)
     uint16_t seq, seqs[8];
     int n;
 
-    lcv_rtcp_context_init(&ctx);
 
     if ((p = parse_one(&ctx, v_sr, sizeof(v_sr), 0))) {
         CHECK(ctx.nb_packets == 1 && p->type == LCV_RTCP_SR && p->ssrc == 0x12345678);
@@ -853,11 +860,10 @@ static Fields fields(const LCVRTCPContext *ctx)
 
 static void check_rebuild(void)
 {
-    LCVRTCPContext ctx = { 0 };
+    TEST_CTX(ctx);
     uint8_t buf[2048];
     int ok = 0;
 
-    lcv_rtcp_context_init(&ctx);
     for (int i = 0; i < FF_ARRAY_ELEMS(vectors); i++) {
         const Vector *v = &vectors[i];
         int size;
@@ -868,7 +874,7 @@ static void check_rebuild(void)
         }
         size = rebuild(&ctx, buf, sizeof(buf));
         if (!v->rebuild && size >= 0) {
-            LCVRTCPContext ctx2 = { 0 };
+            TEST_CTX(ctx2);
             Fields a = fields(&ctx), b;
             int n = lcv_rtcp_parse(&ctx2, buf, size, v->flags);
             b = fields(&ctx2);
@@ -898,7 +904,7 @@ static void check_roundtrip(void)
 {
     uint8_t buf[4096];
     LCVRTCPWriter w;
-    LCVRTCPContext ctx = { 0 };
+    TEST_CTX(ctx);
     LCVRTCPReportBlock rb[31], got;
     LCVRTCPIter it;
     uint16_t seqs[300], seq;
@@ -1097,11 +1103,10 @@ static const Bad bad[] = {
 
 static void check_malformed(void)
 {
-    LCVRTCPContext ctx = { 0 };
+    TEST_CTX(ctx);
     int ok = 0, n = FF_ARRAY_ELEMS(bad);
     uint8_t many[65 * 8];
 
-    lcv_rtcp_context_init(&ctx);
     for (int i = 0; i < n; i++) {
         int ret = lcv_rtcp_parse(&ctx, bad[i].data, bad[i].size, bad[i].flags);
         if (ret != AVERROR_INVALIDDATA || !ctx.error || !strstr(ctx.error, bad[i].why) ||
@@ -1150,14 +1155,13 @@ static void check_sdes_chunks(void)
         { .ssrc = 2, .type = LCV_SDES_END },
         { .ssrc = 3, .type = LCV_SDES_NOTE, .value = note, .len = 5 },
     };
-    LCVRTCPContext ctx = { 0 };
+    TEST_CTX(ctx);
     LCVRTCPSdesItem out[8];
     LCVRTCPIter it;
     LCVRTCPWriter w;
     uint8_t buf[256];
     int size, n = 0;
 
-    lcv_rtcp_context_init(&ctx);
     lcv_rtcp_writer_init(&w, buf, sizeof(buf));
     CHECK(lcv_rtcp_write_sdes(&w, in, FF_ARRAY_ELEMS(in)) > 0);
     size = lcv_rtcp_writer_finish(&w, 4);
@@ -1199,14 +1203,13 @@ static void check_hostile_values(void)
     static const char bye_trailing[] = /* BYE reason "x", its padding, then 8 more bytes */
         "81c90007222222221111111110000003000102030000002aaabbccdd0001000081ca000622222222"
         "010e636e616d652d32323232323232320000000081cb00042222222201780000deadbeefcafebabe";
-    LCVRTCPContext ctx = { 0 };
+    TEST_CTX(ctx);
     LCVRTCPIter it;
     LCVRTCPTmmbItem t;
     LCVRTCPRemb r;
     uint8_t d[128];
     int n;
 
-    lcv_rtcp_context_init(&ctx);
     n = from_hex(d, sizeof(d), tmmbr_exp63);
     CHECK(lcv_rtcp_parse(&ctx, d, n, 0) == 3 && ctx.packets[2].fmt == LCV_RTPFB_TMMBR);
     if (ctx.nb_packets == 3) {
@@ -1273,7 +1276,7 @@ static void check_field_limits(void)
 {
     const LCVRTCPTmmbItem tmmb = { .ssrc = 5, .bitrate = 1000000, .overhead = 511 };
     const LCVRTCPSliItem sli = { .first = 8191, .number = 8191, .picture_id = 63 };
-    LCVRTCPContext ctx = { 0 };
+    TEST_CTX(ctx);
     LCVRTCPTmmbItem t;
     LCVRTCPSliItem l;
     LCVRTCPIter it;
@@ -1281,7 +1284,6 @@ static void check_field_limits(void)
     uint8_t buf[128];
     int size;
 
-    lcv_rtcp_context_init(&ctx);
     lcv_rtcp_writer_init(&w, buf, sizeof(buf));
     CHECK(lcv_rtcp_write_tmmb(&w, LCV_RTPFB_TMMBN, 1, &tmmb, 1) > 0);
     CHECK(lcv_rtcp_write_sli(&w, 1, 2, &sli, 1) > 0);
@@ -1298,7 +1300,7 @@ static void check_field_limits(void)
 
 static void check_options(void)
 {
-    LCVRTCPContext ctx = { 0 };
+    TEST_CTX(ctx);
     uint8_t d[sizeof(v_rr_sdes_bye)];
 
     /* reduced-size: a lone PLI */
@@ -1335,6 +1337,36 @@ static void check_pool(void)
     for (int i = 0; i < 4; i++)
         lcv_rtcp_context_release(&c[i]);
     printf("pool: capped at 4 contexts, contexts outlive the pool\n");
+}
+
+/* A context of its own: the packets fit (the most a datagram holds), a
+ * failed parse leaves it empty, and each one is apart from the others */
+static void check_context_alloc(void)
+{
+    LCVRTCPContext *a = lcv_rtcp_context_alloc(), *b = lcv_rtcp_context_alloc();
+    uint8_t many[LCV_RTCP_MAX_PACKETS * 8];
+
+    CHECK(a && b && a->packets && b->packets && a->packets != b->packets && !a->nb_packets);
+    if (!a || !b) {
+        lcv_rtcp_context_free(&a);
+        lcv_rtcp_context_free(&b);
+        return;
+    }
+    /* LCV_RTCP_MAX_PACKETS empty RRs (SSRC 1, 2, ...): every slot written */
+    for (int i = 0; i < LCV_RTCP_MAX_PACKETS; i++) {
+        memcpy(many + 8 * i, "\x80\xc9\x00\x01", 4);
+        AV_WB32(many + 8 * i + 4, i + 1);
+    }
+    CHECK(lcv_rtcp_parse(a, many, sizeof(many), 0) == LCV_RTCP_MAX_PACKETS);
+    CHECK(a->packets[LCV_RTCP_MAX_PACKETS - 1].ssrc == LCV_RTCP_MAX_PACKETS);
+    CHECK(lcv_rtcp_parse(b, v_sr, sizeof(v_sr), 0) == 1 && a->nb_packets == LCV_RTCP_MAX_PACKETS &&
+          a->packets[0].ssrc == 1);
+    CHECK(lcv_rtcp_parse(a, v_sr, 3, 0) == AVERROR_INVALIDDATA && !a->nb_packets && a->error);
+    lcv_rtcp_context_free(&a);
+    lcv_rtcp_context_free(&b);
+    CHECK(!a && !b);
+    printf("context: %d packets fit a context of its own, two are apart, a bad parse empties one\n",
+           LCV_RTCP_MAX_PACKETS);
 }
 
 /* POOL_THREADS threads share one pool, more than it has per-thread slots
@@ -1590,7 +1622,8 @@ static int rebuild_main(int nb, char **files)
 {
     static const int modes[] = { 0, LCV_RTCP_FLAG_REDUCED_SIZE | LCV_RTCP_FLAG_KEEP_VALID };
     static uint8_t in[65536], out[65536 + 64];
-    static LCVRTCPContext ctx, again;
+    static LCVRTCPPacket ctx_pk[LCV_RTCP_MAX_PACKETS], again_pk[LCV_RTCP_MAX_PACKETS];
+    static LCVRTCPContext ctx = { .packets = ctx_pk }, again = { .packets = again_pk };
     int bad = 0;
 
     for (int i = 0; i < nb; i++) {
@@ -1619,10 +1652,9 @@ static int rebuild_main(int nb, char **files)
             printf("%s mode %d: %d packets, rebuilt %d\n", files[i], m, ctx.nb_packets, n);
             bad += n != ctx.nb_packets;
             for (int k = 0; k < FFMIN(n, ctx.nb_packets); k++) {
-                LCVRTCPContext one = { .nb_packets = 1 }, two = { .nb_packets = 1 };
+                LCVRTCPContext one = { .nb_packets = 1, .packets = &ctx.packets[k] };
+                LCVRTCPContext two = { .nb_packets = 1, .packets = &again.packets[k] };
                 Fields a, b;
-                one.packets[0] = ctx.packets[k];
-                two.packets[0] = again.packets[k];
                 a = fields(&one);
                 b = fields(&two);
                 if (a.hash != b.hash || a.count != b.count) {
@@ -1696,7 +1728,7 @@ static int write_pcap(const char *path)
  * number formats (several occurrences joined with commas). */
 static int tshark_main(const char *pcap)
 {
-    LCVRTCPContext ctx = { 0 };
+    TEST_CTX(ctx);
 
     if (write_pcap(pcap))
         return 1;
@@ -1885,6 +1917,7 @@ int main(int argc, char **argv)
     check_sdes_chunks();
     check_field_limits();
     check_options();
+    check_context_alloc();
     check_pool();
     check_pool_threads();
     check_pool_free_race(1000);

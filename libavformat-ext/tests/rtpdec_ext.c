@@ -75,7 +75,8 @@ static int feedback(RTPDemuxContext *s, uint16_t *seqs, int max, int *pli, int *
 {
     AVIOContext *pb;
     uint8_t *data = NULL;
-    LCVRTCPContext ctx = { 0 };
+    LCVRTCPPacket pk[LCV_RTCP_MAX_PACKETS];
+    LCVRTCPContext ctx = { .packets = pk };
     int size, n = 0;
 
     *pli = *fir = 0;

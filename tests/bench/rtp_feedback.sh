@@ -25,7 +25,7 @@ for rtx in -1 101; do
     "$tools/rtcpinject" nack "$p" "$((q + 1))" "$SSRC" 200 60000 "$rtx" > "$work/nack.txt" &
     inj=$!
     sleep 0.3
-    env LD_PRELOAD="$tools/malloc_count.so" MALLOC_COUNT_THREAD=rtcp-fb MALLOC_COUNT_FILE="$work/allocs" \
+    env LD_PRELOAD="$tools/malloc_count.so" MALLOC_COUNT_THREAD=rtp-send MALLOC_COUNT_FILE="$work/allocs" \
         timeout 120 "$ffmpeg" -nostdin -v error -re -t "$secs" -i "$in" -c copy -f rtp -ssrc "$SSRC" -rtx_pt "$rtx" \
         "rtp://127.0.0.1:$p?pkt_size=1200&localrtpport=$q&localrtcpport=$((q + 1))" > /dev/null 2>&1 || true
     wait "$inj" || true

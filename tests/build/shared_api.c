@@ -30,7 +30,7 @@ int main(void)
     static const uint16_t lost[] = { 100, 101, 116, 65535, 2 };
     uint8_t buf[256];
     LCVRTCPWriter w;
-    LCVRTCPContext ctx = { 0 };
+    LCVRTCPContext *ctx = lcv_rtcp_context_alloc();
     LCVRTPSenderStats st;
     AVFormatContext *fc;
     int size, n;
@@ -42,23 +42,23 @@ int main(void)
     size = lcv_rtcp_writer_finish(&w, 4);
     CHECK(size > 40);
 
-    lcv_rtcp_context_init(&ctx);
-    n = lcv_rtcp_parse(&ctx, buf, size, 0);
+    CHECK(ctx);
+    n = lcv_rtcp_parse(ctx, buf, size, 0);
     CHECK(n == 3);
-    CHECK(ctx.packets[0].type == 200 && ctx.packets[0].ssrc == 0x11223344);
-    CHECK(ctx.packets[0].rr.ntp == 0x0102030405060708ULL && ctx.packets[0].rr.rtp_ts == 90000);
-    CHECK(ctx.packets[0].rr.packets == 7 && ctx.packets[0].rr.octets == 7000);
-    CHECK(ctx.packets[1].type == 206 && ctx.packets[1].fmt == 1);
-    CHECK(ctx.packets[1].fb.media_ssrc == 0xaabbccdd);
-    CHECK(ctx.packets[2].type == 205 && ctx.packets[2].fmt == 1);
+    CHECK(ctx->packets[0].type == 200 && ctx->packets[0].ssrc == 0x11223344);
+    CHECK(ctx->packets[0].rr.ntp == 0x0102030405060708ULL && ctx->packets[0].rr.rtp_ts == 90000);
+    CHECK(ctx->packets[0].rr.packets == 7 && ctx->packets[0].rr.octets == 7000);
+    CHECK(ctx->packets[1].type == 206 && ctx->packets[1].fmt == 1);
+    CHECK(ctx->packets[1].fb.media_ssrc == 0xaabbccdd);
+    CHECK(ctx->packets[2].type == 205 && ctx->packets[2].fmt == 1);
     /* PID 100 with bits for 101 and 116, PID 65535 with the bit for 2
      * (65535 + 3, across the wrap) */
-    CHECK(ctx.packets[2].fb.fci_size == 8);
-    CHECK(AV_RB16(ctx.packets[2].fb.fci) == 100 && AV_RB16(ctx.packets[2].fb.fci + 2) == 0x8001);
-    CHECK(AV_RB16(ctx.packets[2].fb.fci + 4) == 65535 && AV_RB16(ctx.packets[2].fb.fci + 6) == 0x0004);
+    CHECK(ctx->packets[2].fb.fci_size == 8);
+    CHECK(AV_RB16(ctx->packets[2].fb.fci) == 100 && AV_RB16(ctx->packets[2].fb.fci + 2) == 0x8001);
+    CHECK(AV_RB16(ctx->packets[2].fb.fci + 4) == 65535 && AV_RB16(ctx->packets[2].fb.fci + 6) == 0x0004);
 
     /* a truncated datagram is refused, with a reason */
-    CHECK(lcv_rtcp_parse(&ctx, buf, size - 1, 0) == AVERROR_INVALIDDATA && ctx.error);
+    CHECK(lcv_rtcp_parse(ctx, buf, size - 1, 0) == AVERROR_INVALIDDATA && ctx->error);
 
     fc = avformat_alloc_context();
     CHECK(fc);
@@ -68,6 +68,8 @@ int main(void)
     CHECK(lcv_rtcp_version() == LCV_RTCP_VERSION_INT);
     CHECK(lcv_rtp_version() == LCV_RTP_VERSION_INT);
     avformat_free_context(fc);
+    lcv_rtcp_context_free(&ctx);
+    CHECK(!ctx);
 
     printf("shared_api: %d packets built and parsed back through %s\n", n,
            avformat_configuration()[0] ? "libavformat" : "?");

@@ -8,5 +8,5 @@
 #             the RTP unit tests (tests/fate/*.mak)
 #   n_all     FFmpeg's sample-free suite with ours, default configure profile
 n_toi420=72
-n_ext=77
-n_all=1693
+n_ext=80
+n_all=1696

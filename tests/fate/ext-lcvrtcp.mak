@@ -26,3 +26,33 @@ fate-rtpcc: CMP = null
 
 FATE += $(FATE_RTPCC)
 fate-ext: $(FATE_RTPCC)
+
+# The pacer (libavformat/rtppacer.c) on a made-up clock: budgets per burst,
+# spacing at pace_factor x the media rate, the link's cap, keyframe due
+# times, forced drains, resends ahead of the media, the drain.
+FATE_RTPPACER += fate-rtppacer
+fate-rtppacer: libavformat/tests/rtppacer$(EXESUF)
+fate-rtppacer: CMD = run libavformat/tests/rtppacer$(EXESUF)
+fate-rtppacer: CMP = null
+
+FATE += $(FATE_RTPPACER)
+fate-ext: $(FATE_RTPPACER)
+
+# The packet history (libavformat/rtphist.c): NACK answers, RTX built by
+# hand, the resend budget's size and refill.
+FATE_RTPHIST += fate-rtphist
+fate-rtphist: libavformat/tests/rtphist$(EXESUF)
+fate-rtphist: CMD = run libavformat/tests/rtphist$(EXESUF)
+fate-rtphist: CMP = null
+
+FATE += $(FATE_RTPHIST)
+fate-ext: $(FATE_RTPHIST)
+
+# The receiver's NACK generator (libavformat/rtpnack.c) on a made-up clock.
+FATE_RTPNACK += fate-rtpnack
+fate-rtpnack: libavformat/tests/rtpnack$(EXESUF)
+fate-rtpnack: CMD = run libavformat/tests/rtpnack$(EXESUF)
+fate-rtpnack: CMP = null
+
+FATE += $(FATE_RTPNACK)
+fate-ext: $(FATE_RTPNACK)

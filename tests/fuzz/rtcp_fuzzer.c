@@ -20,7 +20,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const int modes[] = {
         0, LCV_RTCP_FLAG_REDUCED_SIZE | LCV_RTCP_FLAG_KEEP_VALID,
     };
-    static LCVRTCPContext ctx, again;
+    /* views over packet arrays of the harness's own (as the unit test's) */
+    static LCVRTCPPacket ctx_pk[LCV_RTCP_MAX_PACKETS], again_pk[LCV_RTCP_MAX_PACKETS];
+    static LCVRTCPContext ctx = { .packets = ctx_pk }, again = { .packets = again_pk };
     static uint8_t out[65536 + 64];
     volatile uint64_t sink = 0;
     uint8_t *copy;

@@ -1,0 +1,224 @@
+/*
+ * RTP packet history: what a NACK can be answered from, RTX, the resend budget
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+#include <string.h>
+
+#include "libavutil/common.h"
+#include "libavutil/error.h"
+#include "libavutil/intreadwrite.h"
+#include "libavutil/mem.h"
+
+#include "rtphdrext.h"
+#include "rtphist.h"
+
+typedef struct HistEntry {
+    AVBufferRef *buf;
+    int size;
+    uint16_t seq;
+    uint32_t ts;                ///< RTP timestamp
+    int64_t time;
+    int64_t resent;             ///< when it was last resent, 0: never
+} HistEntry;
+
+struct FFRTPHist {
+    FFRTPHistConfig cfg;
+    HistEntry *e;
+    int start, count;
+    int64_t bytes;
+    int32_t media_limit;        ///< history_ms in RTP timestamp units
+    double tokens;
+    int64_t tokens_time;
+    uint16_t rtx_seq;
+    uint8_t *rtx_buf;
+};
+
+int ff_rtp_hist_alloc(FFRTPHist **ph, const FFRTPHistConfig *cfg)
+{
+    FFRTPHist *h;
+
+    *ph = NULL;
+    if (cfg->history_ms < 0 || cfg->max_packet < 12 || cfg->max_share < 0)
+        return AVERROR(EINVAL);
+    if (!(h = av_mallocz(sizeof(*h))))
+        return AVERROR(ENOMEM);
+    h->cfg         = *cfg;
+    h->rtx_seq     = cfg->rtx_seq;
+    h->media_limit = FFMIN((int64_t)cfg->history_ms * cfg->clock_rate / 1000, INT32_MAX);
+    h->e           = av_calloc(FF_RTP_HIST_MAX_PACKETS, sizeof(*h->e));
+    h->rtx_buf     = av_malloc(cfg->max_packet + 2);
+    if (!h->e || !h->rtx_buf) {
+        ff_rtp_hist_free(&h);
+        return AVERROR(ENOMEM);
+    }
+    *ph = h;
+    return 0;
+}
+
+static void pop(FFRTPHist *h)
+{
+    HistEntry *e = &h->e[h->start];
+
+    h->bytes -= e->size;
+    av_buffer_unref(&e->buf);
+    h->start = (h->start + 1) % FF_RTP_HIST_MAX_PACKETS;
+    h->count--;
+}
+
+void ff_rtp_hist_free(FFRTPHist **ph)
+{
+    FFRTPHist *h = *ph;
+
+    if (!h)
+        return;
+    if (h->e)
+        while (h->count)
+            pop(h);
+    av_freep(&h->e);
+    av_freep(&h->rtx_buf);
+    av_freep(ph);
+}
+
+static HistEntry *newest(FFRTPHist *h)
+{
+    return &h->e[(h->start + h->count - 1) % FF_RTP_HIST_MAX_PACKETS];
+}
+
+void ff_rtp_hist_add(FFRTPHist *h, AVBufferRef **bufs, const int *sizes, int nb, int64_t now)
+{
+    if (!h->cfg.history_ms)
+        return;
+    for (int i = 0; i < nb; i++) {
+        HistEntry *e;
+        uint16_t seq;
+        uint32_t ts;
+
+        if (sizes[i] < 12 || sizes[i] > h->cfg.max_packet)
+            continue;
+        seq = AV_RB16(bufs[i]->data + 2);
+        ts  = AV_RB32(bufs[i]->data + 4);
+        /* the sequence numbers of the history must stay contiguous */
+        if (h->count && newest(h)->seq != (uint16_t)(seq - 1))
+            while (h->count)
+                pop(h);
+        /* older than history_ms by the clock, or by the media: a sender
+         * faster than real time keeps history_ms of media, not the whole
+         * file (B-frames make timestamps go back a little: signed) */
+        while (h->count &&
+               (h->count == FF_RTP_HIST_MAX_PACKETS || h->bytes + sizes[i] > FF_RTP_HIST_MAX_BYTES ||
+                now - h->e[h->start].time > h->cfg.history_ms * 1000LL ||
+                (int32_t)(ts - h->e[h->start].ts) > h->media_limit))
+            pop(h);
+        e = &h->e[(h->start + h->count++) % FF_RTP_HIST_MAX_PACKETS];
+        e->buf    = bufs[i];        /* steal the reference: no copy */
+        e->size   = sizes[i];
+        e->seq    = seq;
+        e->ts     = ts;
+        e->time   = now;
+        e->resent = 0;
+        bufs[i] = NULL;
+        h->bytes += sizes[i];
+    }
+}
+
+/** Entry e as it goes out again: plain, or RFC 4588 RTX in the scratch buffer. */
+static void build(FFRTPHist *h, const HistEntry *e, const uint8_t **pkt, int *len)
+{
+    const uint8_t *o = e->buf->data;
+    uint8_t *p = h->rtx_buf;
+    int hdr;
+
+    if (h->cfg.rtx_pt < 0) {
+        *pkt = o;
+        *len = e->size;
+        return;
+    }
+    /* own PT, SSRC and sequence, the original timestamp, and the original
+     * sequence number before the payload; the header extension (the
+     * transport-wide sequence number) stays in the header, numbered anew
+     * by the sender, and the OSN follows it */
+    hdr = FFMAX(ff_rtp_header_size(o, e->size), 12);
+    memcpy(p, o, hdr);
+    p[1] = (o[1] & 0x80) | h->cfg.rtx_pt;
+    AV_WB16(p + 2, h->rtx_seq++);
+    AV_WB32(p + 8, h->cfg.rtx_ssrc);
+    AV_WB16(p + hdr, e->seq);
+    memcpy(p + hdr + 2, o + hdr, e->size - hdr);
+    *pkt = p;
+    *len = e->size + 2;
+}
+
+enum FFRTPHistAnswer ff_rtp_hist_nack(FFRTPHist *h, uint16_t seq, int64_t now, double media_rate,
+                                      int64_t min_rtt, const uint8_t **pkt, int *len)
+{
+    HistEntry *e;
+    double rate, cap;
+    int idx, size;
+
+    if (!h->count || (idx = (uint16_t)(seq - h->e[h->start].seq)) >= h->count) {
+        /* after the newest packet: not sent yet (GStreamer's receiver asks
+         * for the packet it expects next when it is late) */
+        if (h->count && (int16_t)(seq - newest(h)->seq) > 0)
+            return FF_RTP_HIST_AHEAD;
+        return FF_RTP_HIST_GONE;
+    }
+    e = &h->e[(h->start + idx) % FF_RTP_HIST_MAX_PACKETS];
+    if (e->seq != seq || !e->buf)
+        return FF_RTP_HIST_GONE;
+    /* resent less than the shortest round trip ago: that copy is still on
+     * its way, and a request for it again is early (GStreamer's receiver
+     * asks again sooner than a round trip at 100 ms; at 10 % loss those
+     * copies took a fifth of the budget and real repeats went unanswered);
+     * a receiver asks again for a copy that was lost a round trip later */
+    if (e->resent && now - e->resent < min_rtt)
+        return FF_RTP_HIST_EARLY;
+    /* the budget: max_share of the media rate; at most a quarter second's
+     * worth banked, but always room for FF_RTP_HIST_MIN_BURST packets (a
+     * low-rate stream must still be able to repair a burst, and receivers
+     * such as GStreamer's ask again for packets already on their way: with
+     * 4, a 470 kbit/s stream at 5 % loss sometimes went over budget); full
+     * at first */
+    rate = media_rate * h->cfg.max_share;
+    cap  = FFMAX(rate / 4, FF_RTP_HIST_MIN_BURST * (h->cfg.max_packet + 2));
+    h->tokens = h->tokens_time ? FFMIN(cap, h->tokens + rate * (now - h->tokens_time) / 1e6)
+                               : cap;
+    h->tokens_time = now;
+    size = e->size + (h->cfg.rtx_pt >= 0 ? 2 : 0);
+    if (h->tokens < size)
+        return FF_RTP_HIST_OVER_BUDGET;
+    h->tokens -= size;
+    build(h, e, pkt, len);
+    return FF_RTP_HIST_RESEND;
+}
+
+void ff_rtp_hist_resent(FFRTPHist *h, uint16_t seq, int64_t now)
+{
+    int idx;
+
+    if (h->count && (idx = (uint16_t)(seq - h->e[h->start].seq)) < h->count)
+        h->e[(h->start + idx) % FF_RTP_HIST_MAX_PACKETS].resent = now;
+}
+
+int ff_rtp_hist_newest(FFRTPHist *h, const uint8_t **pkt, int *len)
+{
+    if (!h->count || !newest(h)->buf)
+        return 0;
+    build(h, newest(h), pkt, len);
+    return 1;
+}

@@ -1,0 +1,211 @@
+/*
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
+ */
+
+/*
+ * The receiver's NACK generator (libavformat/rtpnack.c) on a made-up
+ * clock. The times each case expects are worked out here from the rules
+ * (a 3 ms reorder allowance before the first request, 100 ms between
+ * requests until an RTT is measured, then srtt + max(4 rttvar, 5 ms);
+ * Karn's rule; given up one retry after the last request or at the hold
+ * cap: 500 ms before any RTT, 200 ms once a number went unanswered), not
+ * read from the generator: gaps of several packets, reordering, the RTT,
+ * retries and giving up, skipping, restarts and jumps, duplicates, the
+ * bound on what is tracked, and the reorder queue's wait.
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "libavutil/macros.h"
+
+#include "libavformat/rtpnack.h"
+
+static int failures;
+
+#define CHECK(cond, ...) do {                                               \
+    if (!(cond)) {                                                          \
+        printf("FAIL %s:%d: ", __func__, __LINE__);                         \
+        printf(__VA_ARGS__);                                                \
+        printf("\n");                                                       \
+        failures++;                                                         \
+    }                                                                       \
+} while (0)
+
+static FFRTPNack g;
+static uint16_t seqs[2048];
+
+static int due(int64_t now, int64_t *next)
+{
+    return ff_rtp_nack_due(&g, now, seqs, FF_ARRAY_ELEMS(seqs), next);
+}
+
+static void test_gap(void)
+{
+    int64_t next;
+    int n;
+
+    ff_rtp_nack_init(&g, 1, 10, 1000000, NULL);
+    for (int s = 0; s < 10; s++)
+        CHECK(!ff_rtp_nack_packet(&g, s, 0), "packet %d a duplicate", s);
+    /* 10..14 lost: shown at 10 ms by 15 */
+    ff_rtp_nack_packet(&g, 15, 10000);
+    CHECK(g.st.missing == 5 && g.nb_miss == 5, "%"PRIu64" missing, %d pursued", g.st.missing, g.nb_miss);
+    n = due(12000, &next);
+    CHECK(n == 0 && next == 13000, "before the reorder allowance: %d due, next %"PRId64, n, next);
+    /* 11 arrives reordered before any request */
+    ff_rtp_nack_packet(&g, 11, 12500);
+    CHECK(g.st.reordered == 1 && g.nb_miss == 4, "reordered %"PRIu64, g.st.reordered);
+    n = due(13000, &next);
+    CHECK(n == 4 && seqs[0] == 10 && seqs[1] == 12 && seqs[2] == 13 && seqs[3] == 14,
+          "%d due at 13 ms (10, 12, 13, 14 expected)", n);
+    CHECK(next == 113000, "next request at %"PRId64", 113000 expected (100 ms without an RTT)", next);
+    CHECK(due(50000, &next) == 0, "asked again before the retry interval");
+    /* 12 arrives 30 ms after its only request: an RTT sample */
+    ff_rtp_nack_packet(&g, 12, 43000);
+    CHECK(g.st.recovered == 1 && g.srtt == 30000 && g.rttvar == 15000,
+          "srtt %"PRId64" rttvar %"PRId64" (30000 and 15000 expected)", g.srtt, g.rttvar);
+    CHECK(ff_rtp_nack_retry_interval(&g) == 30000 + 60000, "retry interval %"PRId64", 90000 expected",
+          ff_rtp_nack_retry_interval(&g));
+    /* so the others are due again 90 ms after their request */
+    CHECK(due(102999, &next) == 0 && next == 103000, "next %"PRId64", 103000 expected", next);
+    n = due(103000, &next);
+    CHECK(n == 3 && seqs[0] == 10 && seqs[1] == 13 && seqs[2] == 14, "%d due at 103 ms", n);
+    /* 13 arrives after two requests: recovered, but no RTT sample (Karn) */
+    ff_rtp_nack_packet(&g, 13, 110000);
+    CHECK(g.st.recovered == 2 && g.srtt == 30000, "a twice-asked number gave an RTT sample");
+    /* a copy of a number handed on already: a duplicate, to be dropped */
+    CHECK(ff_rtp_nack_packet(&g, 13, 111000) == 1 && g.st.duplicates == 1, "second 13 not a duplicate");
+    CHECK(ff_rtp_nack_packet(&g, 5, 111000) == 1 && g.st.duplicates == 2, "old 5 not a duplicate");
+    printf("gap: 5 missing, one reordered, 4 asked for at +3 ms, RTT 30 ms from a once-asked number, "
+           "retry at 90 ms, Karn's rule, duplicates\n");
+}
+
+static void test_give_up(void)
+{
+    int64_t next, t;
+    int n, asked = 0;
+
+    /* 2 retries, no RTT: asked at +3 ms and +103 ms, given up 100 ms after
+     * the second request, within the 500 ms hold cap */
+    ff_rtp_nack_init(&g, 1, 2, 1000000, NULL);
+    ff_rtp_nack_packet(&g, 100, 0);
+    ff_rtp_nack_packet(&g, 102, 0);
+    for (t = 0; t <= 400000; t += 1000) {
+        n = due(t, &next);
+        asked += n;
+        if (!g.nb_miss)
+            break;
+    }
+    CHECK(asked == 2 && t == 203000 && g.st.lost == 1, "asked %d times, given up at %"PRId64" (2 and "
+          "203000 expected), lost %"PRIu64, asked, t, g.st.lost);
+    /* arriving after that: late */
+    ff_rtp_nack_packet(&g, 101, 210000);
+    CHECK(g.st.late == 1, "late %"PRIu64, g.st.late);
+    /* once a number went unanswered the hold cap is 200 ms: a new loss with
+     * many retries left is given up at detection + 200 ms */
+    ff_rtp_nack_init(&g, 1, 10, 1000000, NULL);
+    ff_rtp_nack_packet(&g, 0, 0);
+    ff_rtp_nack_packet(&g, 2, 0);           /* 1 missing */
+    for (t = 0; t <= 600000 && g.nb_miss; t += 1000)
+        due(t, &next);
+    CHECK(t == 501000 && g.st.lost == 1, "without an RTT, held %"PRId64" us (500 ms expected)", t - 1000);
+    ff_rtp_nack_packet(&g, 4, 600000);      /* 3 missing */
+    for (t = 600000; t <= 1200000 && g.nb_miss; t += 1000)
+        due(t, &next);
+    CHECK(t == 801000, "after an unanswered number, held %"PRId64" us (200 ms expected)", t - 601000);
+    /* the demuxer skips: what is before the number skipped to is given up */
+    ff_rtp_nack_packet(&g, 10, 900000);     /* 5..9 missing */
+    ff_rtp_nack_skip(&g, 8);
+    CHECK(g.nb_miss == 2 && g.miss[0].seq == 8 && g.st.skipped == 1 && g.st.lost == 5,
+          "skip to 8: %d pursued, lost %"PRIu64, g.nb_miss, g.st.lost);
+    printf("give up: after 2 requests + a retry (203 ms), hold cap 500 ms then 200 ms, skip\n");
+}
+
+static void test_wait_end(void)
+{
+    int64_t next;
+
+    /* the reorder queue waits for 5..7 (its head is 8) while they are
+     * pursued: the latest give-up time among them */
+    ff_rtp_nack_init(&g, 1, 3, 1000000, NULL);
+    ff_rtp_nack_packet(&g, 4, 0);
+    ff_rtp_nack_packet(&g, 8, 1000);        /* 5, 6, 7 missing */
+    ff_rtp_nack_packet(&g, 12, 2000);       /* 9, 10, 11 missing */
+    CHECK(ff_rtp_nack_wait_end(&g, 5, 8) == 1000 + 500000, "wait end %"PRId64", 501000 expected",
+          ff_rtp_nack_wait_end(&g, 5, 8));
+    CHECK(ff_rtp_nack_wait_end(&g, 9, 12) == 2000 + 500000, "second gap's wait end");
+    CHECK(ff_rtp_nack_wait_end(&g, 13, 14) == 0, "nothing pursued there");
+    due(5000, &next);                       /* all six asked once (the second gap at +3 ms too) */
+    CHECK(g.miss[0].retries == 1 && g.miss[5].retries == 1, "not asked");
+    printf("wait end: the give-up time of the numbers before the queue's head\n");
+}
+
+static void test_bounds(void)
+{
+    int64_t next;
+
+    /* a jump over 1000 is a restart, not loss: nothing to ask for */
+    ff_rtp_nack_init(&g, 1, 10, 1000000, NULL);
+    ff_rtp_nack_packet(&g, 100, 0);
+    ff_rtp_nack_packet(&g, 103, 0);
+    ff_rtp_nack_packet(&g, 103 + 1002, 1000);
+    CHECK(g.nb_miss == 0 && g.st.seq_jumps == 1 && g.st.lost == 2, "jump: %d pursued", g.nb_miss);
+    /* far behind, then followed: a restart there; a stray one alone is not */
+    ff_rtp_nack_packet(&g, 50, 2000);
+    CHECK(g.st.seq_jumps == 1 && g.st.duplicates == 1, "a stray packet taken as a restart");
+    ff_rtp_nack_packet(&g, 51, 3000);
+    CHECK(g.st.seq_jumps == 2 && g.highest == 51 + 0 * 65536, "restart at 51 not followed (%"PRId64")",
+          g.highest);
+    /* at most 1024 numbers pursued: the oldest go first */
+    ff_rtp_nack_init(&g, 1, 10, 1000000, NULL);
+    ff_rtp_nack_packet(&g, 0, 0);
+    ff_rtp_nack_packet(&g, 901, 0);         /* 900 missing */
+    ff_rtp_nack_packet(&g, 1802, 0);        /* 900 more */
+    CHECK(g.nb_miss == FF_RTP_NACK_MAX_MISSING && g.st.lost == 1800 - FF_RTP_NACK_MAX_MISSING &&
+          g.miss[0].seq == 777,     /* of 1..900 and 902..1801 the first 776 went */
+          "bounded: %d pursued, lost %"PRIu64", oldest %"PRId64, g.nb_miss, g.st.lost, g.miss[0].seq);
+    /* requests per call are bounded by the caller's room */
+    CHECK(ff_rtp_nack_due(&g, 10000, seqs, 256, &next) == 256, "more than 256 in one request");
+    /* across the 16-bit wrap */
+    ff_rtp_nack_init(&g, 1, 10, 1000000, NULL);
+    ff_rtp_nack_packet(&g, 65534, 0);
+    ff_rtp_nack_packet(&g, 1, 0);           /* 65535 and 0 missing */
+    CHECK(due(5000, &next) == 2 && seqs[0] == 65535 && seqs[1] == 0, "across the wrap: %d", g.nb_miss);
+    /* NACKs off: losses counted, nothing asked for, copies not dropped */
+    ff_rtp_nack_init(&g, 0, 10, 1000000, NULL);
+    ff_rtp_nack_packet(&g, 0, 0);
+    ff_rtp_nack_packet(&g, 5, 0);
+    CHECK(g.st.missing == 4 && !g.nb_miss && due(10000, &next) == 0, "NACKs off: %d pursued", g.nb_miss);
+    CHECK(ff_rtp_nack_packet(&g, 5, 1) == 0, "a copy dropped with NACKs off");
+    printf("bounds: restart over 1000, stray packet, 1024 pursued at most, the wrap, NACKs off\n");
+}
+
+int main(void)
+{
+    test_gap();
+    test_give_up();
+    test_wait_end();
+    test_bounds();
+    if (failures) {
+        printf("%d checks failed\n", failures);
+        return 1;
+    }
+    printf("rtpnack: all checks passed\n");
+    return 0;
+}
