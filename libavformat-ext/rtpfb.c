@@ -66,11 +66,6 @@
 
 #define CC_BATCH         1024       ///< transport feedback packets handed on at once
 
-typedef struct RateSample {
-    int64_t time;
-    int bytes;
-} RateSample;
-
 typedef struct Receiver {
     int fir_seen;
     uint8_t fir_seq;
@@ -91,9 +86,6 @@ struct FFRTPFeedback {
     /* everything below: under lock */
     FFRTPHist *hist;                ///< NULL without NACKs answered
     /* media bytes sent in the last second: per send, in a ring */
-    RateSample win[512];
-    int win_start, win_count;
-    int64_t win_bytes;
 
     uint32_t sr_mid[8];             ///< middle 32 bits of the last SRs' NTP times
     int sr_idx;
@@ -131,37 +123,14 @@ struct FFRTPFeedback {
 #if CONFIG_NETWORK
 /* ---- packets as they leave (whichever thread sends media) ---- */
 
-/** Drop the sends older than a second from the rate window. */
-static void window_trim(FFRTPFeedback *fb, int64_t now)
-{
-    while (fb->win_count && now - fb->win[fb->win_start].time > 1000000) {
-        fb->win_bytes -= fb->win[fb->win_start].bytes;
-        fb->win_start = (fb->win_start + 1) % FF_ARRAY_ELEMS(fb->win);
-        fb->win_count--;
-    }
-}
-
 static void on_sent(void *opaque, AVBufferRef **bufs, const int *sizes, int nb)
 {
     FFRTPFeedback *fb = opaque;
     int64_t now = av_gettime_relative();
-    int bytes = 0;
 
     pthread_mutex_lock(&fb->lock);
     if (!fb->first_sent)
         fb->first_sent = now;
-    for (int i = 0; i < nb; i++)
-        bytes += sizes[i];
-    window_trim(fb, now);
-    if (fb->win_count == FF_ARRAY_ELEMS(fb->win)) {
-        /* more than 512 sends in a second: fold into the newest */
-        fb->win[(fb->win_start + fb->win_count - 1) % FF_ARRAY_ELEMS(fb->win)].bytes += bytes;
-    } else {
-        RateSample *w = &fb->win[(fb->win_start + fb->win_count++) % FF_ARRAY_ELEMS(fb->win)];
-        w->time  = now;
-        w->bytes = bytes;
-    }
-    fb->win_bytes += bytes;
     if (fb->hist)
         ff_rtp_hist_add(fb->hist, bufs, sizes, nb, now);
     pthread_mutex_unlock(&fb->lock);
@@ -197,18 +166,13 @@ static void request_keyframe(FFRTPFeedback *fb, int64_t now)
     atomic_store(&fb->kf_awaited, 1);
 }
 
-/** Bytes per second of media: what was sent in the last second; in the
- *  first second, what was sent so far over the time so far (at least
- *  200 ms): a first keyframe at 10 % loss went over a budget computed as if
- *  the stream had sent nothing before it, and its frames were lost. */
+/** Bytes per second of media: the sender's one estimate (rtprate.h: in
+ *  the first second, what came so far over the time so far, at least
+ *  200 ms: a first keyframe at 10 % loss went over a budget computed as if
+ *  the stream had sent nothing before it, and its frames were lost). */
 static double media_rate(FFRTPFeedback *fb)
 {
-    int64_t now = av_gettime_relative();
-
-    window_trim(fb, now);
-    if (fb->first_sent && now - fb->first_sent < 1000000)
-        return fb->win_bytes * 1e6 / FFMAX(now - fb->first_sent, 200000);
-    return fb->win_bytes;
+    return ff_rtp_sender_media_rate(fb->sender);
 }
 
 /* A NACK for a packet sent that is no longer in the history: its frame

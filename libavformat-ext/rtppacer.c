@@ -41,9 +41,9 @@
 #include "libavutil/mem.h"
 
 #include "rtppacer.h"
+#include "rtprate.h"
 
-#define RATE_WINDOW     1000000     ///< µs over which the media rate is measured
-#define MIN_SPAN        200000      ///< µs: the shortest time a rate is measured over
+#define RATE_WINDOW     FF_RTP_RATE_WINDOW
 #define EARLY           100000      ///< µs ahead of its time an access unit is early
 #define LATE_CREDIT     1000        ///< µs of a late wake-up made up for
 #define DELAY_BIN       250         ///< µs per bin of the delay histogram
@@ -63,12 +63,6 @@ typedef struct PacedAU {
     int forced;
 } PacedAU;
 
-typedef struct RateSample {
-    int64_t time;
-    int bytes;
-    int64_t media_time;
-} RateSample;
-
 struct FFRTPPacer {
     FFRTPPacerConfig cfg;
     FFRTPPacerStats st;
@@ -78,9 +72,7 @@ struct FFRTPPacer {
     PacedAU aus[FF_RTP_PACER_MAX_UNITS];
     int au_start, au_count;
     uint64_t enq_bytes, sent_bytes; ///< since the start
-    RateSample win[512];            ///< access units of the last RATE_WINDOW
-    int win_start, win_count;
-    int64_t win_bytes;
+    FFRTPRate media;                ///< the media rate: every unit pushed
     int64_t t_free;                 ///< when the next burst may leave
     int64_t media_time;             ///< µs, from the RTP timestamps
     int64_t first_time;             ///< when the first access unit came
@@ -167,14 +159,9 @@ void ff_rtp_pacer_urgent(FFRTPPacer *p, int64_t within)
     p->urgent_within = within;
 }
 
-/** Drop the access units older than the rate window. */
-static void window_trim(FFRTPPacer *p, int64_t now)
+double ff_rtp_pacer_media_rate(FFRTPPacer *p, int64_t now)
 {
-    while (p->win_count && now - p->win[p->win_start].time > RATE_WINDOW) {
-        p->win_bytes -= p->win[p->win_start].bytes;
-        p->win_start = (p->win_start + 1) % FF_ARRAY_ELEMS(p->win);
-        p->win_count--;
-    }
+    return ff_rtp_rate_get(&p->media, now, p->live && p->early);
 }
 
 /**
@@ -186,22 +173,13 @@ static void window_trim(FFRTPPacer *p, int64_t now)
 static double pace_rate(FFRTPPacer *p, int64_t now)
 {
     double rate, media;
-    int64_t span = RATE_WINDOW;
 
-    window_trim(p, now);
     /* over the time the window covers: the clock since its oldest access
      * unit (less than the window in the first second: a camera's stream
      * is not underestimated while it starts), or the media time, if longer
-     * (a source that came early, as ffmpeg -re's first half second); at
-     * least MIN_SPAN. A source faster than real time is paced by the clock. */
-    if (p->win_count) {
-        const RateSample *o = &p->win[p->win_start];
-        const RateSample *n = &p->win[(p->win_start + p->win_count - 1) % FF_ARRAY_ELEMS(p->win)];
-        span = FFMAX(now - o->time, MIN_SPAN);
-        if (p->live && p->early)
-            span = FFMAX(span, FFMIN(n->media_time - o->media_time, 10 * RATE_WINDOW));
-    }
-    media = FFMAX(p->win_bytes * 1e6 / span, p->cfg.bit_rate / 8.0);
+     * (a source that came early, as ffmpeg -re's first half second). A
+     * source faster than real time is paced by the clock. */
+    media = FFMAX(ff_rtp_pacer_media_rate(p, now), p->cfg.bit_rate / 8.0);
     rate  = media * p->cfg.factor;
     /* not faster than the link takes, if known: a keyframe spread over
      * more time rather than lost in its queue */
@@ -280,6 +258,8 @@ int ff_rtp_pacer_push(FFRTPPacer *p, AVBufferRef **bufs, const int *sizes, int n
         p->st.urgent_units++;
     }
     p->urgent_within = 0;
+    /* every unit counts for the media rate, paced or not */
+    ff_rtp_rate_add(&p->media, now, bytes, p->media_time);
     if (!p->live) {
         p->st.unpaced_units++;
         return 0;
@@ -297,15 +277,6 @@ int ff_rtp_pacer_push(FFRTPPacer *p, AVBufferRef **bufs, const int *sizes, int n
     p->enq_bytes  += bytes;
     /* an urgent unit's speed-up is no forced drain */
     p->aus[(p->au_start + p->au_count++) % FF_RTP_PACER_MAX_UNITS] = (PacedAU){ due, p->enq_bytes, urgent };
-    if (p->win_count == FF_ARRAY_ELEMS(p->win)) {
-        p->win[(p->win_start + p->win_count - 1) % FF_ARRAY_ELEMS(p->win)].bytes += bytes;
-    } else {
-        RateSample *w = &p->win[(p->win_start + p->win_count++) % FF_ARRAY_ELEMS(p->win)];
-        w->time       = now;
-        w->bytes      = bytes;
-        w->media_time = p->media_time;
-    }
-    p->win_bytes += bytes;
     return 1;
 }
 

@@ -91,6 +91,13 @@ int ff_rtp_pacer_empty(const FFRTPPacer *p);
 /** Media packets it holds. */
 int ff_rtp_pacer_queued(const FFRTPPacer *p);
 
+/**
+ * Bytes/s of media lately (the units pushed in the last second, paced or
+ * not: rtprate.h), without the encoder's bit_rate: the sender's one
+ * estimate of the media rate while it paces.
+ */
+double ff_rtp_pacer_media_rate(FFRTPPacer *p, int64_t now);
+
 /** 1 while the source keeps to real time (its units are paced). */
 int ff_rtp_pacer_live(const FFRTPPacer *p);
 

@@ -87,6 +87,7 @@
 #include "rtphdrext.h"
 #include "rtpkernel.h"
 #include "rtppacer.h"
+#include "rtprate.h"
 #include "rtpsend.h"
 #include "rtptwcc.h"
 
@@ -449,8 +450,23 @@ int ff_rtp_sender_flush(FFRTPSender *s)
         return 0;
     if (s->cfg.pace)
         return ff_rtp_send_enqueue(s);
+    /* unpaced, the units leave as they come: the media rate is kept here */
+    pthread_mutex_lock(&s->lock);
+    ff_rtp_rate_add(&s->media, av_gettime_relative(), s->au.bytes, 0);
+    pthread_mutex_unlock(&s->lock);
     ret = ff_rtp_send_media(s, &s->au);
     return ret < 0 ? ret : nb;
+}
+
+double ff_rtp_sender_media_rate(FFRTPSender *s)
+{
+    int64_t now = av_gettime_relative();
+    double rate;
+
+    pthread_mutex_lock(&s->lock);
+    rate = s->pacer ? ff_rtp_pacer_media_rate(s->pacer, now) : ff_rtp_rate_get(&s->media, now, 0);
+    pthread_mutex_unlock(&s->lock);
+    return rate;
 }
 
 int ff_rtp_sender_queue(FFRTPSender *s, const uint8_t *hdr, int hdr_len,
@@ -658,6 +674,11 @@ int ff_rtp_sender_queue(FFRTPSender *s, const uint8_t *hdr, int hdr_len,
 int ff_rtp_sender_flush(FFRTPSender *s)
 {
     return AVERROR(ENOSYS);
+}
+
+double ff_rtp_sender_media_rate(FFRTPSender *s)
+{
+    return 0;
 }
 
 int ff_rtp_sender_drain(FFRTPSender *s, int64_t timeout)

@@ -247,6 +247,13 @@ int ff_rtp_sender_set_client(FFRTPSender *s, const FFRTPSenderClient *c);
 void ff_rtp_sender_get_stats(FFRTPSender *s, FFRTPSendStats *st);
 
 /**
+ * Bytes/s of media lately: the access units flushed in the last second
+ * (rtprate.h). The one estimate of the media rate: the pacer's rate, the
+ * resend budget and the RTCP interval all come from it. Any thread.
+ */
+double ff_rtp_sender_media_rate(FFRTPSender *s);
+
+/**
  * The rate the link takes (bit/s), by congestion control: the pacer sends at
  * pace_factor x the media rate but not above it (never below the media
  * rate itself), and no longer assumes the encoder's bit_rate. Any thread.

@@ -40,6 +40,7 @@
 #include "avio.h"
 #include "network.h"
 #include "rtppacer.h"
+#include "rtprate.h"
 #include "rtpsend.h"
 
 #if defined(__linux__) && HAVE_POLL_H
@@ -116,6 +117,7 @@ struct FFRTPSender {
     int async_error;                ///< the pacer's, for the muxer's next flush
 
     FFRTPPacer *pacer;              ///< NULL without pacing
+    FFRTPRate media;                ///< the media rate without pacing (the pacer keeps it otherwise)
     int inflight;                   ///< the pacer's burst is being sent
     int waiters;                    ///< threads waiting on cond
     int kernel_paced;               ///< bursts carry SO_TXTIME departure times

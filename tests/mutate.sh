@@ -196,6 +196,13 @@ mutate pacer ahead "$P" 'b->depart = ahead ? FFMAX(p->t_free, now) : 0;' 'b->dep
 mutate pacer resend-queue-bound "$P" 'if (p->prio_count == p->prio_slots || len > p->prio_slot || len < 0)' \
     'if (p->prio_count == p->prio_slots + 1 || len > p->prio_slot || len < 0)'
 
+# the media rate (rtprate.c), read by the pacer and the resend budget
+R=$top/libavformat-ext/rtprate.c
+mutate pacer rate-min-span "$R" 'span = FFMAX(now - o->time, MIN_SPAN);' 'span = now - o->time + 1;'
+mutate pacer rate-window "$R" 'now - r->win[r->start].time > FF_RTP_RATE_WINDOW' 'now - r->win[r->start].time > 2 * FF_RTP_RATE_WINDOW'
+mutate pacer rate-media-span "$R" \
+    'span = FFMAX(span, FFMIN(n->media_time - o->media_time, 10 * FF_RTP_RATE_WINDOW));' 'span = span;'
+
 # ---- the packet history: answers, RTX, the resend budget
 H=$top/libavformat-ext/rtphist.c
 mutate hist budget-floor "$H" 'FF_RTP_HIST_MIN_BURST * (h->cfg.max_packet + 2)' '4 * (h->cfg.max_packet + 2)'

@@ -102,8 +102,10 @@ static void sim_init(const FFRTPPacerConfig *cfg)
 static int push_unit(int nb, int size, uint32_t ts)
 {
     AVBufferRef *bufs[2048];
-    int sizes[2048], ret;
+    int sizes[2048] = { 0 }, ret;
 
+    if (nb <= 0 || nb > FF_ARRAY_ELEMS(bufs))
+        exit(1);
     for (int i = 0; i < nb; i++) {
         bufs[i] = av_buffer_allocz(size);
         if (!bufs[i])
@@ -324,6 +326,11 @@ static void test_steady(void)
               "%"PRIu64" forced, %"PRIu64" urgent, %"PRIu64" unpaced", st.forced_drains,
               st.urgent_units, st.unpaced_units);
         CHECK(st.bursts == 400, "%"PRIu64" bursts counted", st.bursts);
+        /* the media rate the sender reports (the resend budget's): 1.2 MB/s,
+         * the window sampled up to 5 % high; gone a second after the last */
+        CHECK(fabs(ff_rtp_pacer_media_rate(sim.p, 99 * FRAME + 20000) / media - 1.025) < 0.03,
+              "media rate %.0f B/s, %.0f expected", ff_rtp_pacer_media_rate(sim.p, 99 * FRAME + 20000), media);
+        CHECK(ff_rtp_pacer_media_rate(sim.p, 99 * FRAME + 1000001) == 0, "media rate after a second idle");
         /* waits of 0, 7.7, 16.3 and 25 ms (13, 13, 13 and 1 packets: the
          * second burst 1 ms early, see check_spacing()), the rate up to
          * 5 % above 1.5x by the window's sampling */
@@ -538,6 +545,10 @@ static void test_not_live(void)
     CHECK(paced == 27 && unpaced == 173, "%d paced, %d not (27 and 173 expected)", paced, unpaced);
     ff_rtp_pacer_get_stats(sim.p, &st);
     CHECK(st.unpaced_units == 173, "%"PRIu64" unpaced units counted", st.unpaced_units);
+    /* units not paced count for the media rate too: 200 x 12,000 bytes in
+     * 200 ms (the shortest span) */
+    CHECK(fabs(ff_rtp_pacer_media_rate(sim.p, 199000) - 200 * 12000 / 0.2) < 1,
+          "media rate %.0f B/s, %.0f expected", ff_rtp_pacer_media_rate(sim.p, 199000), 200 * 12000 / 0.2);
     /* what it holds still leaves, in large bursts */
     for (int guard = 0; guard < 10000 && !ff_rtp_pacer_empty(sim.p); guard++) {
         int64_t next = run_bursts();
@@ -549,6 +560,34 @@ static void test_not_live(void)
           "%d of %d held packets left", sim.nb_dep, sim.nb_pushed);
     ff_rtp_pacer_free(&sim.p);
     printf("not live: %d units paced, then %d sent by the caller\n", paced, unpaced);
+}
+
+/* a source that comes ahead of its time (ffmpeg -re reads its first half
+ * second at once): paced over the media time the window covers, not the
+ * few ms of clock it came in (which would be 2.2x as fast) */
+static void test_early(void)
+{
+    const double want = 1.5 * 12 * 20 * PKT / 0.44;     /* 12 units, 440 ms of media */
+    int checked;
+
+    sim_init(&(FFRTPPacerConfig){ .factor = 1.5, .burst = 16384, .max_delay = 500000,
+                                  .clock_rate = CLOCK, .max_resend = PKT + 16 });
+    for (int k = 0; k < 12; k++) {
+        sim.now = k * 1000;
+        run_bursts();
+        push_unit(20, PKT, k * 3600);
+    }
+    for (int guard = 0; guard < 10000; guard++) {
+        int64_t next = run_bursts();
+        if (next == INT64_MAX)
+            break;
+        sim.now = next;
+    }
+    CHECK(sim.nb_dep == 240 && sim.in_order, "%d of 240 left", sim.nb_dep);
+    checked = check_spacing(20000, want, 0.05, "early");
+    CHECK(checked >= 10, "only %d gaps checked", checked);
+    ff_rtp_pacer_free(&sim.p);
+    printf("early source: paced at 1.5x over its 440 ms of media, %d gaps\n", checked);
 }
 
 /* kernel pacing: bursts handed out up to `ahead` before their departure
@@ -605,6 +644,7 @@ int main(void)
     test_keyframe_due();
     test_resends();
     test_not_live();
+    test_early();
     test_ahead();
     if (failures) {
         printf("%d checks failed\n", failures);
