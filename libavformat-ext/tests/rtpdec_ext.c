@@ -190,8 +190,11 @@ static void check_nack(void)
     CHECK(st.pending == nw - 1 && st.missing == nw && st.nack_packets >= 1);
 
     /* the rest is asked for again each retry interval, 3 times in all,
-     * then given up */
-    for (int round = 0; round < 200 && st.pending; round++) {
+     * then given up: within 4 retry intervals of the measured RTT, which
+     * is long under valgrind on a busy machine (72 ms seen), so the loop
+     * is bounded by 10 s, not by a count of rounds alone */
+    t0 = av_gettime_relative();
+    for (int round = 0; round < 5000 && st.pending && av_gettime_relative() - t0 < 10000000; round++) {
         av_usleep(2000);
         feedback(&s, seqs, 600, &pli, &fir);
         ff_rtpdec_ext_get_stats(&s, &st);
