@@ -20,7 +20,7 @@ all: ffmpeg
 
 # rerun configure, with the arguments it was last given, when it or the
 # patches change
-$(BUILD)/.stamp-configure: configure $(wildcard patches/*.patch) scripts/lean-components.txt
+$(BUILD)/.stamp-configure: configure $(wildcard patches/*/*.patch patches/*/series) scripts/lean-components.txt
 	./configure $(shell cat $(BUILD)/configure.args 2>/dev/null)
 
 sync: $(BUILD)/.stamp-configure

@@ -36,6 +36,7 @@
 #include "libavutil/opt.h"
 #include "libavutil/pixdesc.h"
 #include "libavutil/time.h"
+#include "libavutil/lcv_compat.h"
 
 #include "avfilter.h"
 #include "filters.h"
@@ -597,16 +598,16 @@ static const AVFilterPad toi420_inputs[] = {
     },
 };
 
-const AVFilter ff_vf_toi420 = {
-    .name          = "toi420",
-    .description   = NULL_IF_CONFIG_SMALL("Convert to yuv420p from pooled buffers, without allocations."),
+const FF_FILTER ff_vf_toi420 = {
+    FF_FILTER_PUB(name)        = "toi420",
+    FF_FILTER_PUB(description) = NULL_IF_CONFIG_SMALL("Convert to yuv420p from pooled buffers, without allocations."),
+    FF_FILTER_PUB(priv_class)  = &toi420_class,
+    FF_FILTER_PUB(flags)       = AVFILTER_FLAG_SLICE_THREADS |
+                                 AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL,
     .priv_size     = sizeof(ToI420Context),
-    .priv_class    = &toi420_class,
     .init          = init,
     .uninit        = uninit,
     FILTER_INPUTS(toi420_inputs),
     FILTER_OUTPUTS(ff_video_default_filterpad),
     FILTER_QUERY_FUNC2(query_formats),
-    .flags         = AVFILTER_FLAG_SLICE_THREADS |
-                     AVFILTER_FLAG_SUPPORT_TIMELINE_INTERNAL,
 };

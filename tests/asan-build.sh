@@ -12,7 +12,7 @@ command -v ccache >/dev/null 2>&1 && cc="ccache clang"
     "--extra-ffmpeg-flags=--extra-cflags=-fsanitize=undefined --extra-cflags=-fno-sanitize-recover=undefined --extra-ldflags=-fsanitize=undefined" \
     > "$b.configure.log" 2>&1 || { cat "$b.configure.log"; exit 1; }
 "$top/scripts/sync-ext" "$top" "$b/src" > /dev/null
-make -C "$b/ffmpeg" -j"$jobs" ffmpeg libavutil/tests/buffer libavfilter/tests/toi420 \
+make -C "$b/ffmpeg" -j"$jobs" ffmpeg libavutil/tests/bufferpool libavfilter/tests/toi420 \
     libavformat/tests/lcvrtcp libavformat/tests/rtpdec_ext libavformat/tests/rtpcc > "$b.build.log" 2>&1 || { tail -n 40 "$b.build.log"; exit 1; }
 
 # the library's sources are compiled into the fuzzer, so that libFuzzer's

@@ -16,7 +16,7 @@ run() {
     if "$@" > "$b.$name.log" 2>&1; then pass=$((pass + 1)); echo "PASS asan $name"
     else fail=$((fail + 1)); echo "FAIL asan $name (log: $b.$name.log)"; tail -n 30 "$b.$name.log" | sed 's/^/    /'; fi
 }
-run buffer "$b/ffmpeg/libavutil/tests/buffer"
+run buffer "$b/ffmpeg/libavutil/tests/bufferpool"
 run toi420 "$b/ffmpeg/libavfilter/tests/toi420"
 . "$top/tests/fate/counts.sh"
 run fate-ext sh -c 'make -C "$1" -j"$2" fate-ext; rc=$?; n=$(grep -c "^TEST " "$4");

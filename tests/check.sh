@@ -54,6 +54,8 @@ fate() {
     [ "$nf" = 0 ] || grep -B5 -A20 -E '^(TEST|make(\[[0-9]+\])?: \*\*\*)' "$log/$name.log" | grep -v '^TEST' | head -n 40 | sed 's/^/    /'
 }
 
+series=$(cat "$ffb/../.series" 2>/dev/null || echo 9.0)
+echo "== FFmpeg $(cat "$ffb/../src/RELEASE") (series $series)"
 . "$top/tests/fate/counts.sh"     # n_toi420, n_ext, n_all
 
 echo "== FATE: toi420 references, reference programs, buffer pool"
@@ -127,10 +129,38 @@ run build-nortp-run sh -c 'grep -q "define CONFIG_RTP_MUXER 0" "$1/config_compon
     grep -q "define CONFIG_MOV_MUXER 1" "$1/config_components.h" &&
     "$1/ffmpeg" -nostdin -v error -y -f lavfi -i testsrc2=s=96x64:d=0.4 -c:v libx264 -preset ultrafast "$1/nortp.mov" &&
     test -s "$1/nortp.mov"' sh "$top/build/nortp/ffmpeg"
+if [ "$series" != 7.1 ]; then
+    # upstream's whip muxer (8.0+), a peer to measure against: it needs DTLS (GnuTLS)
+    run whip-muxer-built sh -c 'for f in "$1" "$2"; do "$f" -hide_banner -h muxer=whip | grep -q "^Muxer whip" &&
+        grep -q "^CONFIG_GNUTLS=yes" "$(dirname "$f")/ffbuild/config.mak" || { echo "no whip muxer in $f"; exit 1; }; done' \
+        sh "$ffb/ffmpeg" "$ffb/../stock/ffmpeg"
+fi
 run build-shared-api "$top/tests/build/shared-api.sh" "$top"
 sed -n 's/^  /    /p' "$log/build-shared-api.log"
 run install-prefix-refused sh -c 'out=$(make -C "$1" install PREFIX=/nonexistent/prefix 2>&1); rc=$?;
     echo "$out" | tail -n 3; [ $rc != 0 ] && echo "$out" | grep -q "./configure --prefix=/nonexistent/prefix"' sh "$top"
+
+if [ "$series" != 7.1 ]; then
+    echo "== FFmpeg 7.1, the other supported series (--ffmpeg=7.1, patches/7.1/): a lean build, the"
+    echo "   extensions' FATE tests and checkasm, RTP decoding and loss recovery (127.0.0.1)"
+    if "$top/tests/cross-build.sh" "$top" "$(nproc)" 7.1 > "$log/build-7.1.log" 2>&1; then
+        ok build-7.1
+        run build-7.1-release grep -qx '7\.1\.[0-9]*' "$top/build/7.1/src/RELEASE"
+        FATE_FFB=$top/build/7.1/ffmpeg fate fate-ext-7.1 fate-ext "$n_ext"
+        run checkasm-7.1 "$top/build/7.1/ffmpeg/tests/checkasm/checkasm" --test=vf_toi420
+        run fate-refs-independent-7.1 "$top/tests/fate/verify-refs.sh" "$top/build/7.1/ffmpeg" "$top/build/7.1/src/tests/ref/fate"
+        for t in decode; do
+            run "rtp-$t-7.1" "$top/tests/rtp/sendpath.sh" "$top/build/7.1" "$t"
+            sed -n 's/^  /    /p' "$log/rtp-$t-7.1.log"
+        done
+        for t in rtx pli; do
+            run "rtp-lossy-$t-7.1" "$top/tests/rtp/lossy.sh" "$top/build/7.1" "$t"
+            sed -n 's/^  /    /p' "$log/rtp-lossy-$t-7.1.log"
+        done
+    else
+        bad build-7.1 "$log/build-7.1.log"
+    fi
+fi
 
 echo "== FFmpeg's own sample-free FATE suite on the patched tree (patches/0001 changes libavutil)"
 # fate-source lists files with git ls-files; the tree is unpacked from a
@@ -141,7 +171,8 @@ fate fate-all fate "$n_all" IGNORE_TESTS=source
 fate fate-all-threads2 fate "$n_all" THREADS=2 IGNORE_TESTS=source
 
 echo "== FATE references against the independent reference conversion"
-run fate-refs-independent "$top/tests/fate/verify-refs.sh" "$ffb" "$top/tests/ref/fate"
+# (the references FATE uses: tests/ref/fate with the series's own, synced into the tree)
+run fate-refs-independent "$top/tests/fate/verify-refs.sh" "$ffb" "$ffb/../src/tests/ref/fate"
 
 echo "== allocations per frame over null (preload shim, N and 2N frames)"
 run alloc-api env LD_PRELOAD="$shim" "$ffb/libavfilter/tests/toi420" alloc 100
@@ -239,7 +270,7 @@ run docs-manpage-rtp-receiver sh -c "make -C '$ffb' doc/ffmpeg-protocols.1 && \
 
 echo "== valgrind memcheck (short runs, no leaks, no errors)"
 vg="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
-run valgrind-buffer $vg "$ffb/libavutil/tests/buffer"
+run valgrind-buffer $vg "$ffb/libavutil/tests/bufferpool"
 run valgrind-lcvrtcp $vg "$ffb/libavformat/tests/lcvrtcp"
 run valgrind-rtpdec-ext $vg "$ffb/libavformat/tests/rtpdec_ext"
 run valgrind-rtpcc $vg "$ffb/libavformat/tests/rtpcc"

@@ -11,6 +11,9 @@
 #               (rtpenc_chain.c)
 #   shared      --enable-shared; an API program is linked against it with
 #               pkg-config alone (tests/build/shared-api.sh)
+#   7.1         FFmpeg 7.1, the other supported series (--ffmpeg=7.1), with
+#               its own patch series; the test tools of build/tests are
+#               shared (build/7.1/tests links to them)
 #   tests/cross-build.sh TOP JOBS NAME
 set -eu
 top=$1 jobs=$2 name=$3
@@ -36,6 +39,10 @@ nortp)
 shared)
     flags=(--prefix="$b/inst" --extra-ffmpeg-flags="--enable-shared --disable-static")
     targets+=(install) ;;
+7.1)
+    flags=(--ffmpeg=7.1)
+    targets+=(libavfilter/tests/toi420 tests/checkasm/checkasm)
+    mkdir -p "$b" && ln -sfn ../tests "$b/tests" ;;
 *)
     echo "cross-build.sh: unknown build '$name'" >&2; exit 2 ;;
 esac

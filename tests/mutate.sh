@@ -40,7 +40,7 @@ EOF
     local failed=()
     if ! make -C "$top" -s ffmpeg > "$log/$name.build.log" 2>&1 ||
        ! make -C "$ffb" -s -j"$(nproc)" libavfilter/tests/toi420 libavformat/tests/lcvrtcp \
-            libavutil/tests/buffer tests/checkasm/checkasm libavformat/tests/rtppacer \
+            libavutil/tests/bufferpool tests/checkasm/checkasm libavformat/tests/rtppacer \
             libavformat/tests/rtphist libavformat/tests/rtpnack \
             >> "$log/$name.build.log" 2>&1 ||
        ! make -C "$top" -s "$top/build/tests/transport_api" >> "$log/$name.build.log" 2>&1; then
@@ -96,7 +96,7 @@ run_sendapi() {
 }
 
 run_pool() {
-    t buffer-unit "$ffb/libavutil/tests/buffer"
+    t buffer-unit "$ffb/libavutil/tests/bufferpool"
     t alloc-api env LD_PRELOAD="$shim" "$ffb/libavfilter/tests/toi420" alloc 100
     t alloc-cli-rgba env CHECK_ZERO=1 "$top/tests/alloc/cli-allocs.sh" "$ffb/ffmpeg" "$shim" 5000 toi420 rgba
     t fate-toi420 make -C "$ffb" -k -j"$(nproc)" fate-toi420
@@ -247,6 +247,6 @@ echo "$((total - survived)) of $total mutations caught"
 echo "rebuilding the unmutated tree"
 make -C "$top" -s ffmpeg > "$log/restore.log" 2>&1 &&
     make -C "$ffb" -s -j"$(nproc)" libavfilter/tests/toi420 libavformat/tests/lcvrtcp \
-        libavutil/tests/buffer tests/checkasm/checkasm >> "$log/restore.log" 2>&1 ||
+        libavutil/tests/bufferpool tests/checkasm/checkasm >> "$log/restore.log" 2>&1 ||
     echo "restore build failed: $log/restore.log"
 [ "$survived" = 0 ]
