@@ -39,7 +39,8 @@ expect "nv12 luma referenced" 0 '5 frames converted \(luma referenced in 5\)' --
     -v verbose -f lavfi -i testsrc2=s=64x48:d=0.2:r=25,format=nv12 -vf toi420 -f null -
 expect "copy_luma=1 copies" 0 '5 frames converted \(luma referenced in 0\)' -- \
     -v verbose -f lavfi -i testsrc2=s=64x48:d=0.2:r=25,format=nv12 -vf toi420=copy_luma=1 -f null -
-expect "bad copy_luma value" fail 'Unable to parse option value "maybe" as boolean' -- "${src[@]}" -vf toi420=copy_luma=maybe -f null -
+# 7.1: 'Unable to parse option value "maybe" as boolean'; 9.0 names the option
+expect "bad copy_luma value" fail 'Unable to parse (option value|"copy_luma" option value) "maybe" as boolean' -- "${src[@]}" -vf toi420=copy_luma=maybe -f null -
 expect "bad copy_luma name" fail "Error applying option 'copy_luma' to filter 'toi420': Invalid argument" -- \
     "${src[@]}" -vf toi420=copy_luma=maybe -f null -
 [ $fails = 0 ]
