@@ -162,6 +162,17 @@ if [ "$series" != 7.1 ]; then
     fi
 fi
 
+echo "== configure refuses what it cannot verify: an unknown series, a tarball that is not the pinned one"
+run configure-refuses sh -c 'set -u; t=$(mktemp -d); trap "rm -rf $t" EXIT
+    out=$("$1/configure" --build-dir="$t/b" --ffmpeg=8.1 2>&1) && exit 1
+    echo "$out" | tail -n 1; echo "$out" | grep -q "not a supported FFmpeg series (supported: 9.0 7.1)" || exit 1
+    mkdir -p "$t/x/ffmpeg-9.0.2" && echo 9.0.2 > "$t/x/ffmpeg-9.0.2/RELEASE" &&
+        tar cJf "$t/ffmpeg_9.0.2.orig.tar.xz" -C "$t/x" ffmpeg-9.0.2 || exit 1
+    out=$("$1/configure" --build-dir="$t/b" --ffmpeg-source="$t/ffmpeg_9.0.2.orig.tar.xz" 2>&1) && exit 1
+    echo "$out" | tail -n 1; echo "$out" | grep -q "checksum mismatch for .*pinned 8c385028" || exit 1
+    [ ! -e "$t/b/src" ]' sh "$top"
+sed 's/^/    /' "$log/configure-refuses.log"
+
 echo "== FFmpeg's own sample-free FATE suite on the patched tree (patches/0001 changes libavutil)"
 # fate-source lists files with git ls-files; the tree is unpacked from a
 # tarball, not a git checkout, so it fails the same way on stock FFmpeg
