@@ -140,28 +140,6 @@ sed -n 's/^  /    /p' "$log/build-shared-api.log"
 run install-prefix-refused sh -c 'out=$(make -C "$1" install PREFIX=/nonexistent/prefix 2>&1); rc=$?;
     echo "$out" | tail -n 3; [ $rc != 0 ] && echo "$out" | grep -q "./configure --prefix=/nonexistent/prefix"' sh "$top"
 
-if [ "$series" != 7.1 ]; then
-    echo "== FFmpeg 7.1, the other supported series (--ffmpeg=7.1, patches/7.1/): a lean build, the"
-    echo "   extensions' FATE tests and checkasm, RTP decoding and loss recovery (127.0.0.1)"
-    if "$top/tests/cross-build.sh" "$top" "$(nproc)" 7.1 > "$log/build-7.1.log" 2>&1; then
-        ok build-7.1
-        run build-7.1-release grep -qx '7\.1\.[0-9]*' "$top/build/7.1/src/RELEASE"
-        FATE_FFB=$top/build/7.1/ffmpeg fate fate-ext-7.1 fate-ext "$n_ext"
-        run checkasm-7.1 "$top/build/7.1/ffmpeg/tests/checkasm/checkasm" --test=vf_toi420
-        run fate-refs-independent-7.1 "$top/tests/fate/verify-refs.sh" "$top/build/7.1/ffmpeg" "$top/build/7.1/src/tests/ref/fate"
-        for t in decode; do
-            run "rtp-$t-7.1" "$top/tests/rtp/sendpath.sh" "$top/build/7.1" "$t"
-            sed -n 's/^  /    /p' "$log/rtp-$t-7.1.log"
-        done
-        for t in rtx pli; do
-            run "rtp-lossy-$t-7.1" "$top/tests/rtp/lossy.sh" "$top/build/7.1" "$t"
-            sed -n 's/^  /    /p' "$log/rtp-lossy-$t-7.1.log"
-        done
-    else
-        bad build-7.1 "$log/build-7.1.log"
-    fi
-fi
-
 echo "== configure refuses what it cannot verify: an unknown series, a tarball that is not the pinned one"
 run configure-refuses sh -c 'set -u; t=$(mktemp -d); trap "rm -rf $t" EXIT
     out=$("$1/configure" --build-dir="$t/b" --ffmpeg=8.1 2>&1) && exit 1
@@ -263,6 +241,31 @@ for t in link rtx pli api forced tail idr rtsp au; do
     run "rtp-lossy-$t" "$top/tests/rtp/lossy.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-lossy-$t.log"
 done
+
+# after the main tree's network tests: the 7.1 tree shares build/tests, whose
+# RTP inputs are made by the main tree's ffmpeg (the lean one lacks muxers
+# they need, yuv4mpegpipe for x265)
+if [ "$series" != 7.1 ]; then
+    echo "== FFmpeg 7.1, the other supported series (--ffmpeg=7.1, patches/7.1/): a lean build, the"
+    echo "   extensions' FATE tests and checkasm, RTP decoding and loss recovery (127.0.0.1)"
+    if "$top/tests/cross-build.sh" "$top" "$(nproc)" 7.1 > "$log/build-7.1.log" 2>&1; then
+        ok build-7.1
+        run build-7.1-release grep -qx '7\.1\.[0-9]*' "$top/build/7.1/src/RELEASE"
+        FATE_FFB=$top/build/7.1/ffmpeg fate fate-ext-7.1 fate-ext "$n_ext"
+        run checkasm-7.1 "$top/build/7.1/ffmpeg/tests/checkasm/checkasm" --test=vf_toi420
+        run fate-refs-independent-7.1 "$top/tests/fate/verify-refs.sh" "$top/build/7.1/ffmpeg" "$top/build/7.1/src/tests/ref/fate"
+        for t in decode; do
+            run "rtp-$t-7.1" "$top/tests/rtp/sendpath.sh" "$top/build/7.1" "$t"
+            sed -n 's/^  /    /p' "$log/rtp-$t-7.1.log"
+        done
+        for t in rtx pli; do
+            run "rtp-lossy-$t-7.1" "$top/tests/rtp/lossy.sh" "$top/build/7.1" "$t"
+            sed -n 's/^  /    /p' "$log/rtp-lossy-$t-7.1.log"
+        done
+    else
+        bad build-7.1 "$log/build-7.1.log"
+    fi
+fi
 
 echo "== command line"
 run cli-options "$top/tests/cli/toi420-cli.sh" "$ffb/ffmpeg"
