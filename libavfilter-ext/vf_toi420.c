@@ -568,6 +568,9 @@ static int query_formats(const AVFilterContext *ctx,
 #define OFFSET(x) offsetof(ToI420Context, x)
 #define FLAGS (AV_OPT_FLAG_VIDEO_PARAM | AV_OPT_FLAG_FILTERING_PARAM)
 
+/* matrix and range take any int, so that init() refuses an unsupported
+ * value with EINVAL and the list of valid ones (a narrower range would
+ * make av_opt refuse it first, with ERANGE and no list) */
 static const AVOption toi420_options[] = {
     { "matrix", "YCbCr matrix for RGB input that carries none", OFFSET(matrix),
       AV_OPT_TYPE_INT, { .i64 = -1 }, INT_MIN, INT_MAX, FLAGS, .unit = "matrix" },

@@ -70,6 +70,7 @@
 #include "rtpdec_ext.h"
 #include "rtpau.h"
 #include "rtphdrext.h"
+#include "rtpjoin.h"
 #include "rtpnack.h"
 #include "rtptwcc.h"
 #include "rtsp.h"
@@ -85,6 +86,7 @@ struct FFRTPDecExt {
     FFRTPNack nack;             ///< the NACK generator (counts the packets even with NACKs off)
     FFRTPTwccRecv *twcc;        ///< NULL: no transport-cc feedback
     FFRTPAU *au;                ///< NULL: access units by the parser
+    FFRTPJoin join;             ///< keyframe requests until the stream is decodable
 
     int need_keyframe;
     int64_t next_due;           ///< when feedback may be due next; 0: now
@@ -195,6 +197,9 @@ int ff_rtpdec_ext_open(RTPDemuxContext *s, const FFRTPDecExtSdp *sdp,
     e->pli  = !!(fb & FF_RTPDEC_FB_PLI);
     e->fir  = !e->pli && (fb & FF_RTPDEC_FB_FIR);
     e->rtx_pt  = sdp->seen_rtx && sdp->rtx_apt == s->payload_type ? sdp->rtx_pt : -1;
+    /* a late receiver asks for a keyframe: only where it may ask for one */
+    ff_rtp_join_init(&e->join, (e->pli || e->fir) && s->st ? s->st->codecpar->codec_id : AV_CODEC_ID_NONE,
+                     s->st ? s->st->codecpar->extradata : NULL, s->st ? s->st->codecpar->extradata_size : 0);
     e->rtx_apt = s->payload_type;
     s->ext = e;
     if (feedback && sdp->twcc_id && (ret = ff_rtp_twcc_recv_alloc(&e->twcc, sdp->twcc_id)) < 0) {
@@ -257,6 +262,7 @@ int ff_rtpdec_ext_active(const RTPDemuxContext *s)
 int ff_rtpdec_ext_packet(RTPDemuxContext *s, uint8_t *buf, int *len)
 {
     FFRTPDecExt *e = s->ext;
+    int64_t now;
     int pt, hdr;
 
     if (!e || *len < 12)
@@ -286,7 +292,18 @@ int ff_rtpdec_ext_packet(RTPDemuxContext *s, uint8_t *buf, int *len)
     } else if (pt != s->payload_type) {
         return 0;
     }
-    return ff_rtp_nack_packet(&e->nack, AV_RB16(buf + 2), av_gettime_relative());
+    now = av_gettime_relative();
+    if (e->join.active && (hdr = ff_rtp_header_size(buf, *len)) >= 0) {
+        int first = e->join.first < 0;
+        ff_rtp_join_packet(&e->join, buf + hdr, *len - hdr, now);
+        if (first)
+            e->next_due = FFMIN(e->next_due, ff_rtp_join_next(&e->join));
+        if (!e->join.active && e->join.requests)    /* just became decodable */
+            av_log(s->ic, AV_LOG_VERBOSE, "RTP stream PT %d: decodable %.0f ms after its first "
+                   "packet, after %d keyframe requests\n", s->payload_type,
+                   (e->join.decodable - e->join.first) / 1000.0, e->join.requests);
+    }
+    return ff_rtp_nack_packet(&e->nack, AV_RB16(buf + 2), now);
 }
 
 int ff_rtpdec_ext_au(RTPDemuxContext *s, AVPacket *pkt, uint32_t timestamp, int flags, int rv)
@@ -363,12 +380,22 @@ int64_t ff_rtpdec_ext_feedback(RTPDemuxContext *s, URLContext *fd, AVIOContext *
         e->need_keyframe = 1;
         e->next_due = 0;
     }
+    /* nothing decodable yet: a late receiver's keyframe request */
+    if ((e->pli || e->fir) && ff_rtp_join_due(&e->join, now)) {
+        if (!e->need_keyframe)
+            av_log(s->ic, AV_LOG_VERBOSE, "RTP stream PT %d: nothing decodable %.0f ms after "
+                   "the first packet: asking for a keyframe (%s)\n", s->payload_type,
+                   (now - e->join.first) / 1000.0, e->pli ? "PLI" : "FIR");
+        e->need_keyframe = 1;
+        e->next_due = 0;
+    }
     /* called for every packet: nothing to do before the time computed last */
-    due = FFMIN(e->next_due, e->nack.wake);
+    due = FFMIN(FFMIN(e->next_due, e->nack.wake), ff_rtp_join_next(&e->join));
     if (now < due)
         return due - now;
 
     nb = ff_rtp_nack_due(&e->nack, now, seqs, MAX_NACK_SEQS, &next);
+    next = FFMIN(next, ff_rtp_join_next(&e->join));
     kf_gap = FFMAX(e->nack.srtt, 200000) + 100000;
     if (e->need_keyframe && now - e->last_keyframe_req >= kf_gap) {
         keyframe = 1;

@@ -158,6 +158,11 @@ static int start_feedback(AVFormatContext *s1)
     }
     if (!e->feedback)
         return 0;
+    if (e->rtx_pt >= 0 && e->rtx_pt < 96) {
+        av_log(s1, AV_LOG_ERROR, "rtx_pt %d is not a dynamic payload type: use one "
+               "in [96, 127], or -1 to resend the original packets\n", e->rtx_pt);
+        return AVERROR(EINVAL);
+    }
     if (e->rtx_pt >= 0 && e->rtx_pt == s->payload_type) {
         av_log(s1, AV_LOG_ERROR, "rtx_pt %d is the media payload type; use another "
                "in [96, 127]\n", e->rtx_pt);

@@ -98,7 +98,7 @@ typedef struct FFRTPEncExt {
     { "sr_interval", "time between sender reports (0: the RFC 3550 rule)",             \
       offsetof(ctx, field.sr_interval), AV_OPT_TYPE_DURATION, { .i64 = 0 }, 0, 3600000000LL, \
       AV_OPT_FLAG_ENCODING_PARAM },                                                     \
-    { "stats_interval", "time between receiver statistics logs at verbose level (0: none)", \
+    { "stats_interval", "time between receiver statistics logs at verbose level (0: only the final one)", \
       offsetof(ctx, field.stats_interval), AV_OPT_TYPE_DURATION, { .i64 = 5000000 }, 0, \
       3600000000LL, AV_OPT_FLAG_ENCODING_PARAM },                                       \
     { "stats_file", "write the statistics as JSON lines to this file",                 \
@@ -118,7 +118,7 @@ typedef struct FFRTPEncExt {
       offsetof(ctx, field.pace_factor), AV_OPT_TYPE_DOUBLE, { .dbl = FF_RTPENC_PACE_FACTOR }, 1, 100, \
       AV_OPT_FLAG_ENCODING_PARAM },                                                     \
     { "pace_burst", "bytes the pacer may send back to back",                           \
-      offsetof(ctx, field.pace_burst), AV_OPT_TYPE_INT, { .i64 = FF_RTPENC_PACE_BURST }, 1, 1 << 20, \
+      offsetof(ctx, field.pace_burst), AV_OPT_TYPE_INT, { .i64 = FF_RTPENC_PACE_BURST }, 1, 262144, \
       AV_OPT_FLAG_ENCODING_PARAM },                                                     \
     { "pace_max_delay", "longest a packet waits in the pacer: beyond, it sends faster than pace_factor", \
       offsetof(ctx, field.pace_max_delay), AV_OPT_TYPE_DURATION, { .i64 = FF_RTPENC_PACE_MAX_DELAY }, \

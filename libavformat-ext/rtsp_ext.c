@@ -115,6 +115,11 @@ int ff_rtsp_ext_open_stream(AVFormatContext *s, RTSPStream *rtsp_st)
 
     if (!opts.have_max_delay)
         opts.max_delay = s->max_delay;
+    if (rtsp_st->feedback && !feedback && !strcmp(s->iformat->name, "sdp") &&
+        rt->lower_transport != RTSP_LOWER_TRANSPORT_UDP_MULTICAST)
+        av_log(s, AV_LOG_INFO, "The SDP negotiates RTP/AVPF, but no RTCP goes back to the "
+               "sender: no NACKs or keyframe requests, and the sender's congestion control "
+               "has no feedback. Add -sdp_flags rtcp_to_source to turn them on.\n");
     if ((ret = ff_rtpdec_ext_open(r, &rtsp_st->ext_sdp, &opts, feedback)) < 0)
         return ret;
     /* FFmpeg's 500 packets hold a keyframe of 8 Mbit/s video and little

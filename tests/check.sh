@@ -117,6 +117,11 @@ else
     bad build-x86-32 "$log/build-x86-32.log"
 fi
 
+echo "== make demo's lean tree (build/demo) and the demo on it"
+run build-demo "$top/tests/cross-build.sh" "$top" "$(nproc)" demo
+run demo "$top/tests/demo/run.sh" "$top/build/demo" "$shim"
+sed -n 's/^frames \(sent\|received\): */    frames \1: /p' "$log/demo.log"
+
 echo "== the builds FFmpeg users make: --disable-network, no rtp muxer with mov, --enable-shared (lean)"
 for b in nonetwork nortp shared; do
     run "build-$b" "$top/tests/cross-build.sh" "$top" "$(nproc)" "$b"
@@ -236,8 +241,8 @@ done
 
 echo "== loss recovery in FFmpeg's RTP receiver: 720p at 4 Mbit/s, 5 % loss on retransmissions too,"
 echo "   20 ms RTT; RTX; PLI from an unrepairable gap; the last packets lost; the IDR after an"
-echo "   unrepairable loss; RTSP with loss (127.0.0.1)"
-for t in link rtx pli api forced tail idr rtsp au; do
+echo "   unrepairable loss; RTSP with loss; a receiver that joins late (127.0.0.1)"
+for t in link rtx pli api forced tail idr rtsp au late; do
     run "rtp-lossy-$t" "$top/tests/rtp/lossy.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-lossy-$t.log"
 done
@@ -281,6 +286,7 @@ run docs-manpage-rtp-receiver sh -c "make -C '$ffb' doc/ffmpeg-protocols.1 && \
     grep -q 'au_marker' '$ffb/doc/ffmpeg-protocols.1' && \
     '$ffb/ffmpeg' -hide_banner -h demuxer=sdp | grep -q 'nack_max_retries' && \
     '$ffb/ffmpeg' -hide_banner -h demuxer=sdp | grep -q 'au_marker'"
+run docs-stats "$top/tests/cli/stats-doc.sh" "$build"
 
 echo "== valgrind memcheck (short runs, no leaks, no errors)"
 vg="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
@@ -291,6 +297,7 @@ run valgrind-rtpcc $vg "$ffb/libavformat/tests/rtpcc"
 run valgrind-rtppacer $vg "$ffb/libavformat/tests/rtppacer"
 run valgrind-rtphist $vg "$ffb/libavformat/tests/rtphist"
 run valgrind-rtpnack $vg "$ffb/libavformat/tests/rtpnack"
+run valgrind-rtpjoin $vg "$ffb/libavformat/tests/rtpjoin"
 run valgrind-rtp $vg "$ffb/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=160x120:r=25:d=1 \
     -c:v libx264 -preset ultrafast -f rtp -rtpflags send_bye "rtp://127.0.0.1:$("$build/tests/freeport")?pkt_size=200"
 run valgrind-ffmpeg $vg "$ffb/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=97x61:r=10,format=nv21 \

@@ -11,6 +11,8 @@
 #               (rtpenc_chain.c)
 #   shared      --enable-shared; an API program is linked against it with
 #               pkg-config alone (tests/build/shared-api.sh)
+#   demo        make demo's tree: the lean components, nothing more (the
+#               test tools of build/tests are shared)
 #   7.1         FFmpeg 7.1, the other supported series (--ffmpeg=7.1), with
 #               its own patch series; the test tools of build/tests are
 #               shared (build/7.1/tests links to them)
@@ -39,6 +41,10 @@ nortp)
 shared)
     flags=(--prefix="$b/inst" --extra-ffmpeg-flags="--enable-shared --disable-static")
     targets+=(install) ;;
+demo)
+    # make demo's tree: the lean components alone
+    flags=()
+    mkdir -p "$b" && ln -sfn ../tests "$b/tests" ;;
 7.1)
     flags=(--ffmpeg=7.1)
     targets+=(libavfilter/tests/toi420 tests/checkasm/checkasm)

@@ -9,8 +9,8 @@
 #   n_all     FFmpeg's sample-free suite with ours, default configure profile
 # Set series (9.0, 7.1) before sourcing: FFmpeg's own suite differs.
 n_toi420=72
-n_ext=80
+n_ext=81
 case ${series:-9.0} in
-7.1) n_all=1696 ;;
-*)   n_all=2971 ;;
+7.1) n_all=1697 ;;
+*)   n_all=2972 ;;
 esac

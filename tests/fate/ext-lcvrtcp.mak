@@ -56,3 +56,13 @@ fate-rtpnack: CMP = null
 
 FATE += $(FATE_RTPNACK)
 fate-ext: $(FATE_RTPNACK)
+
+# The late receiver's keyframe requests (libavformat/rtpjoin.c) on a
+# made-up clock, with H.264 and HEVC payloads built by hand.
+FATE_RTPJOIN += fate-rtpjoin
+fate-rtpjoin: libavformat/tests/rtpjoin$(EXESUF)
+fate-rtpjoin: CMD = run libavformat/tests/rtpjoin$(EXESUF)
+fate-rtpjoin: CMP = null
+
+FATE += $(FATE_RTPJOIN)
+fate-ext: $(FATE_RTPJOIN)

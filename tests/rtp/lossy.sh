@@ -15,7 +15,8 @@
 #       sender's tail loss probe) | idr (live encoding, a loss the sender
 #       cannot repair: the IDR within RTT + 2 frames) | rtsp (RTSP
 #       publish -> listen with loss at the publisher) | au (access units
-#       at the marker bit: the same bytes as FFmpeg's parser gives)
+#       at the marker bit: the same bytes as FFmpeg's parser gives) | late
+#       (a receiver that joins a live stream late asks for a keyframe)
 set -eu
 build=$1 what=$2
 . "$(dirname "$0")/lib.sh"
@@ -341,6 +342,64 @@ test_forced() {
     [ $((ok[forced] * 100)) -ge $((n_src * 99)) ] || die "-nack 1: ${ok[forced]} of $n_src frames intact"
 }
 
+# late: a receiver that joins a live stream 2 s after its start (x264,
+# -g 1000: the next periodic IDR would be 40 s on) asks for a keyframe
+# itself and shows its first frame within 500 ms, 20 ms round trip. The
+# time is the receiver's own log clock (-loglevel +time): from its sockets'
+# opening, before its first packet, to the first frame showinfo prints
+# (FFmpeg's probe holds the stream until 7 H.264 frames have been decoded,
+# 240 ms of it at 25 fps). Then the same join without rtcp_to_source (the receiver can ask
+# for nothing): no frame at all, so the first figure is the request's.
+late_join() {
+    local name=$1 fb=$2
+    ports
+    relay "$name" 0 1 "$DELAY" 5 0
+    "$ffmpeg" -nostdin -v error -f lavfi -i "testsrc2=s=640x360:r=25:d=1" -c:v libx264 -preset ultrafast \
+        -tune zerolatency -frames 1 -f rtp -sdp_file "$work/$name.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
+    timeout 30 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=640x360:r=25:d=6" \
+        -c:v libx264 -preset ultrafast -tune zerolatency -g 1000 -bf 0 -f rtp -ssrc "$SSRC" \
+        -stats_file "$work/$name.json" -stats_interval 0 "$(url)" > "$work/$name.send.log" 2>&1 &
+    local send_pid=$!
+    sleep 2
+    join_start=$(date +%H:%M:%S.%3N)
+    timeout 30 "$ffmpeg" -nostdin -loglevel level+time+verbose -protocol_whitelist file,udp,rtp \
+        ${fb:+-sdp_flags "$fb"} ${LATE_RECV_OPTS:-} -i "$work/$name.sdp" -vf showinfo -f null - 2> "$work/$name.recv.log" || true
+    wait "$send_pid" || die "$name: sender failed"
+    wait "$relay_pid" || true
+    frames=$(grep -c 'Parsed_showinfo.* n: *[0-9]' "$work/$name.recv.log" || true)
+    first=$(grep -m1 'Parsed_showinfo.* n: *0 ' "$work/$name.recv.log" | cut -d' ' -f1 || true)
+    # the demuxer's sockets are open from its first line on the stream: the
+    # first packet comes after it
+    opened=$(grep -m1 'RTP stream PT .*: NACK' "$work/$name.recv.log" | cut -d' ' -f1 || true)
+}
+
+# ms from HH:MM:SS.mmm $1 to $2 (across midnight too)
+ms_between() {
+    awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, ":"); split(b, y, ":");
+        d = ((y[1] - x[1]) * 3600 + (y[2] - x[2]) * 60 + (y[3] - x[3])) * 1000;
+        if (d < 0) d += 86400000; printf "%.0f\n", d }'
+}
+
+test_late() {
+    late_join late rtcp_to_source
+    local plis kf
+    plis=$(stats_line late | sed -n 's/.* \([0-9]*\) PLI.*/\1/p')
+    kf=$(json "$work/late.json" keyframe_requests)
+    [ -n "$first" ] || die "the late receiver decoded no frame ($(grep -c 'non-existing PPS' "$work/late.recv.log") x 'non-existing PPS'); $(stats_line late)"
+    [ -n "$opened" ] || die "the receiver did not log its stream's setup"
+    local ms start_ms; ms=$(ms_between "$opened" "$first"); start_ms=$(ms_between "$join_start" "$first")
+    note "receiver started 2 s into the stream: first frame ${ms} ms after its sockets opened (${start_ms} ms after its start), $frames frames"
+    note "$(stats_line late)"
+    note "sender: $(json "$work/late.json" pli) PLI received, ${kf:-0} keyframe requests raised"
+    [ "${plis:-0}" -ge 1 ] || die "the late receiver sent no PLI"
+    [ "$ms" -le 500 ] || die "first frame $ms ms after the receiver's sockets opened (500 ms at most)"
+    [ "$frames" -ge 80 ] || die "only $frames frames in the 4 s after the join (at least 80)"
+
+    late_join late-nofb ""
+    note "the same join without rtcp_to_source (no PLI can go): $frames frames"
+    [ "$frames" -eq 0 ] || die "without feedback the late receiver still decoded $frames frames: the sender sends keyframes on its own, the test proves nothing"
+}
+
 case $what in
 link) test_link ;;
 api)  test_api ;;
@@ -351,6 +410,7 @@ tail) test_tail ;;
 idr)  test_idr ;;
 rtsp) test_rtsp ;;
 au)   test_au ;;
+late) test_late ;;
 *) die "unknown test $what" ;;
 esac
 echo "PASS: rtp-lossy-$what"

@@ -202,13 +202,15 @@ test_edges() {
         grep -q -- "$text" "$work/refuse.log" || { cat "$work/refuse.log"; die "pkt_size $size: no clear error"; }
         note "pkt_size $size refused: $(grep -m1 -- "$text" "$work/refuse.log" | sed 's/^\[[^]]*\] //')"
     }
-    refuse 65508 "pkt_size 65508 is out of range \[1, 65507\] for IPv4"
+    refuse 65508 "pkt_size 65508 is out of range: a UDP payload over IPv4 is 1 to 65507 bytes"
     refuse 27 "pkt_size 27 is out of range \[28, 65507\] for h264"
     refuse 12 "pkt_size 12 is out of range \[28, 65507\]"
-    refuse 1000000 "out of range \[1, 65507\]"
+    refuse 1000000 "UDP payload over IPv4 is 1 to 65507 bytes"
     # IPv6's limit (its payload length does not count the IP header): the
     # URL is refused when it is opened, before any datagram is sent
-    host=[::1] refuse 65528 "pkt_size 65528 is out of range \[1, 65527\] for IPv6"
+    host=[::1] refuse 65528 "pkt_size 65528 is out of range: a UDP payload over IPv6 is 1 to 65527 bytes"
+    # RTX only on a dynamic payload type (the option's range has room for -1)
+    refuse 1200 "rtx_pt 50 is not a dynamic payload type: use one in \[96, 127\]" -rtx_pt 50
     # MPEG-TS over RTP needs one 188-byte TS packet and the RTP header
     fmt=rtp_mpegts refuse 199 "pkt_size 199 is out of range \[200, 65507\] for mpegts over RTP"
     "$ffmpeg" -nostdin -v error -i "$inputs/h264.mkv" -c copy -frames 5 -f rtp_mpegts \

@@ -1,0 +1,74 @@
+/*
+ * RTP receiver: a keyframe request for a receiver that joins late
+ *
+ *
+ * This file is part of FFmpeg.
+ *
+ * FFmpeg is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * FFmpeg is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with FFmpeg; if not, write to the Free Software
+ */
+
+#ifndef AVFORMAT_RTPJOIN_H
+#define AVFORMAT_RTPJOIN_H
+
+/**
+ * @file
+ * A receiver started after its sender, or one whose first keyframe was
+ * lost, has nothing to decode until the next keyframe, which a live
+ * encoder with a long GOP may send minutes later. This part, logic only,
+ * is told each RTP payload of an H.264 or HEVC stream and the time, and
+ * says when a keyframe request (PLI, or FIR) is due because nothing
+ * decodable has arrived yet: the parameter sets (H.264 SPS and PPS, HEVC
+ * VPS, SPS and PPS; those of the SDP's sprop-parameter-sets count) and
+ * then the start of an IDR (H.264) or IRAP (HEVC) picture. The first
+ * request is due FF_RTP_JOIN_FIRST after the first packet, the next ones
+ * after doubling intervals from FF_RTP_JOIN_RETRY up to FF_RTP_JOIN_MAX,
+ * until the stream is decodable; then never again. It reads no clock and
+ * sends nothing (rtpdec_ext.c does).
+ */
+
+#include <stdint.h>
+
+#define FF_RTP_JOIN_FIRST   20000   ///< µs after the first packet: a keyframe's first packets reordered
+#define FF_RTP_JOIN_RETRY  500000   ///< µs before the second request
+#define FF_RTP_JOIN_MAX   2000000   ///< µs between requests at most
+
+typedef struct FFRTPJoin {
+    int hevc;                   ///< else H.264
+    int active;                 ///< 0: another codec, or decodable already
+    unsigned seen;              ///< parameter sets seen, one bit per kind
+    unsigned need;              ///< the bits that make the parameter sets complete
+    int64_t first;              ///< arrival of the first packet, -1 before
+    int64_t next;               ///< when the next request is due
+    int64_t interval;           ///< before the request after the next
+    int requests;               ///< requests said due
+    int64_t decodable;          ///< when it became decodable, -1 before
+} FFRTPJoin;
+
+/**
+ * @param codec_id  AV_CODEC_ID_H264 or AV_CODEC_ID_HEVC; any other leaves
+ *                  it inactive
+ * @param extradata the stream's parameter sets from the SDP (Annex B), or NULL
+ */
+void ff_rtp_join_init(FFRTPJoin *j, int codec_id, const uint8_t *extradata, int size);
+
+/** An RTP payload (after the header) of the stream arrived at now. */
+void ff_rtp_join_packet(FFRTPJoin *j, const uint8_t *payload, int len, int64_t now);
+
+/** When a request is due next: INT64_MAX when none will be. */
+int64_t ff_rtp_join_next(const FFRTPJoin *j);
+
+/** 1 when a request is due at now (it then counts as made), else 0. */
+int ff_rtp_join_due(FFRTPJoin *j, int64_t now);
+
+#endif /* AVFORMAT_RTPJOIN_H */
