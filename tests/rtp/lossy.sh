@@ -356,11 +356,13 @@ late_join() {
     relay "$name" 0 1 "$DELAY" 5 0
     "$ffmpeg" -nostdin -v error -f lavfi -i "testsrc2=s=640x360:r=25:d=1" -c:v libx264 -preset ultrafast \
         -tune zerolatency -frames 1 -f rtp -sdp_file "$work/$name.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
-    timeout 30 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=640x360:r=25:d=6" \
-        -c:v libx264 -preset ultrafast -tune zerolatency -g 1000 -bf 0 -f rtp -ssrc "$SSRC" \
+    # LATE_AFTER (s) and LATE_GOP (frames) vary the join by hand
+    local after=${LATE_AFTER:-2}
+    timeout $((after + 30)) "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=640x360:r=25:d=$((after + 4))" \
+        -c:v libx264 -preset ultrafast -tune zerolatency -g "${LATE_GOP:-1000}" -bf 0 -f rtp -ssrc "$SSRC" \
         -stats_file "$work/$name.json" -stats_interval 0 "$(url)" > "$work/$name.send.log" 2>&1 &
     local send_pid=$!
-    sleep 2
+    sleep "$after"
     join_start=$(date +%H:%M:%S.%3N)
     timeout 30 "$ffmpeg" -nostdin -loglevel level+time+verbose -protocol_whitelist file,udp,rtp \
         ${fb:+-sdp_flags "$fb"} ${LATE_RECV_OPTS:-} -i "$work/$name.sdp" -vf showinfo -f null - 2> "$work/$name.recv.log" || true
@@ -388,7 +390,7 @@ test_late() {
     [ -n "$first" ] || die "the late receiver decoded no frame ($(grep -c 'non-existing PPS' "$work/late.recv.log") x 'non-existing PPS'); $(stats_line late)"
     [ -n "$opened" ] || die "the receiver did not log its stream's setup"
     local ms start_ms; ms=$(ms_between "$opened" "$first"); start_ms=$(ms_between "$join_start" "$first")
-    note "receiver started 2 s into the stream: first frame ${ms} ms after its sockets opened (${start_ms} ms after its start), $frames frames"
+    note "receiver started ${LATE_AFTER:-2} s into the stream (GOP ${LATE_GOP:-1000}): first frame ${ms} ms after its sockets opened (${start_ms} ms after its start), $frames frames"
     note "$(stats_line late)"
     note "sender: $(json "$work/late.json" pli) PLI received, ${kf:-0} keyframe requests raised"
     [ "${plis:-0}" -ge 1 ] || die "the late receiver sent no PLI"
