@@ -13,7 +13,7 @@ export CCACHE_NOHASHDIR := 1
 
 FFMAKE = $(MAKE) -C $(FFB) -j$(JOBS) V=$(V)
 
-.PHONY: all ffmpeg stock check check-asan fuzz-rtcp bench bench-rtcp demo \
+.PHONY: all ffmpeg pc stock check check-asan fuzz-rtcp bench bench-rtcp demo \
         install clean distclean sync
 
 all: ffmpeg
@@ -28,6 +28,22 @@ sync: $(BUILD)/.stamp-configure
 
 ffmpeg: sync
 	+$(FFMAKE) ffmpeg ffprobe
+
+# pkg-config files for programs built against the build tree, without
+# make install: FFmpeg's uninstalled ones (doc/examples/pc-uninstalled),
+# with the build directory's generated headers (avconfig.h) added to the
+# include path, in build/pkgconfig. pkg-config takes NAME-uninstalled.pc
+# for NAME:  PKG_CONFIG_PATH=build/pkgconfig pkg-config --libs libavformat
+PC_LIBS = avutil swresample swscale avcodec avformat avfilter avdevice
+pc: ffmpeg
+	+$(FFMAKE) $(foreach l,$(PC_LIBS),$(if $(wildcard $(FFB)/lib$(l)),lib$(l)/lib$(l).pc))
+	@mkdir -p $(BUILD)/pkgconfig
+	@for f in $(FFB)/doc/examples/pc-uninstalled/*-uninstalled.pc; do \
+	    sed -e 's|^libdir=\$${pcfiledir}/../../..|libdir=$(FFB)|' \
+	        -e 's|^Cflags: -I\$${includedir}$$|Cflags: -I$${includedir} -I$(FFB)|' \
+	        "$$f" > $(BUILD)/pkgconfig/$$(basename "$$f"); \
+	done
+	@echo "build/pkgconfig: $$(cd $(BUILD)/pkgconfig && ls | tr '\n' ' ')"
 
 stock: $(BUILD)/.stamp-configure
 	+scripts/build-stock $(BUILD) $(JOBS)
