@@ -77,7 +77,6 @@
 #include "url.h"
 #define MAX_NACK_SEQS    256        ///< numbers per NACK packet (< 1100 bytes)
 #define DEFAULT_MAX_WAIT 1000000    ///< µs: max_delay when the user set none
-#define STATS_INTERVAL   5000000    ///< µs between verbose logs
 
 struct FFRTPDecExt {
     int pli, fir;
@@ -93,9 +92,22 @@ struct FFRTPDecExt {
     int64_t last_keyframe_req;
     uint8_t fir_seq;
     int64_t last_log;
+    int64_t stats_interval;     ///< µs between verbose logs, 0: only at the end
 
     LCVRTPReceiveStats st;      ///< what is counted here (the generator counts the rest)
 };
+
+/* when a late receiver's next keyframe request is due */
+static int64_t join_next(const FFRTPDecExt *e)
+{
+    return e->pli || e->fir ? ff_rtp_join_next(&e->join) : INT64_MAX;
+}
+
+static double decodable_ms(const FFRTPDecExt *e)
+{
+    return e->join.decodable >= 0 && e->join.first >= 0 ?
+           (e->join.decodable - e->join.first) / 1000.0 : -1;
+}
 
 static int read_pt(const char **p)
 {
@@ -197,10 +209,12 @@ int ff_rtpdec_ext_open(RTPDemuxContext *s, const FFRTPDecExtSdp *sdp,
     e->pli  = !!(fb & FF_RTPDEC_FB_PLI);
     e->fir  = !e->pli && (fb & FF_RTPDEC_FB_FIR);
     e->rtx_pt  = sdp->seen_rtx && sdp->rtx_apt == s->payload_type ? sdp->rtx_pt : -1;
-    /* a late receiver asks for a keyframe: only where it may ask for one */
-    ff_rtp_join_init(&e->join, (e->pli || e->fir) && s->st ? s->st->codecpar->codec_id : AV_CODEC_ID_NONE,
+    /* when the stream becomes decodable; a late receiver asks for a
+     * keyframe until then, where it may ask for one (join_next()) */
+    ff_rtp_join_init(&e->join, s->st ? s->st->codecpar->codec_id : AV_CODEC_ID_NONE,
                      s->st ? s->st->codecpar->extradata : NULL, s->st ? s->st->codecpar->extradata_size : 0);
     e->rtx_apt = s->payload_type;
+    e->stats_interval = opts->stats_interval;
     s->ext = e;
     if (feedback && sdp->twcc_id && (ret = ff_rtp_twcc_recv_alloc(&e->twcc, sdp->twcc_id)) < 0) {
         ff_rtpdec_ext_close(s);
@@ -297,8 +311,8 @@ int ff_rtpdec_ext_packet(RTPDemuxContext *s, uint8_t *buf, int *len)
         int first = e->join.first < 0;
         ff_rtp_join_packet(&e->join, buf + hdr, *len - hdr, now);
         if (first)
-            e->next_due = FFMIN(e->next_due, ff_rtp_join_next(&e->join));
-        if (!e->join.active && e->join.requests)    /* just became decodable */
+            e->next_due = FFMIN(e->next_due, join_next(e));
+        if (!e->join.active && e->join.requests && (e->pli || e->fir))    /* just became decodable */
             av_log(s->ic, AV_LOG_VERBOSE, "RTP stream PT %d: decodable %.0f ms after its first "
                    "packet, after %d keyframe requests\n", s->payload_type,
                    (e->join.decodable - e->join.first) / 1000.0, e->join.requests);
@@ -369,7 +383,7 @@ int64_t ff_rtpdec_ext_feedback(RTPDemuxContext *s, URLContext *fd, AVIOContext *
     if (!fd && !pb)
         return INT64_MAX;
     now = av_gettime_relative();
-    if (now - e->last_log >= STATS_INTERVAL) {
+    if (e->stats_interval && now - e->last_log >= e->stats_interval) {
         if (e->last_log)
             log_stats(s, "");
         e->last_log = now;
@@ -390,12 +404,12 @@ int64_t ff_rtpdec_ext_feedback(RTPDemuxContext *s, URLContext *fd, AVIOContext *
         e->next_due = 0;
     }
     /* called for every packet: nothing to do before the time computed last */
-    due = FFMIN(FFMIN(e->next_due, e->nack.wake), ff_rtp_join_next(&e->join));
+    due = FFMIN(FFMIN(e->next_due, e->nack.wake), join_next(e));
     if (now < due)
         return due - now;
 
     nb = ff_rtp_nack_due(&e->nack, now, seqs, MAX_NACK_SEQS, &next);
-    next = FFMIN(next, ff_rtp_join_next(&e->join));
+    next = FFMIN(next, join_next(e));
     kf_gap = FFMAX(e->nack.srtt, 200000) + 100000;
     if (e->need_keyframe && now - e->last_keyframe_req >= kf_gap) {
         keyframe = 1;
@@ -469,6 +483,35 @@ void ff_rtpdec_ext_get_stats(const RTPDemuxContext *s, LCVRTPReceiveStats *st)
     st->pending         = s->ext->nack.nb_miss;
     st->rtt_ms          = s->ext->nack.srtt ? s->ext->nack.srtt / 1000.0 : -1;
     st->reorder_wait_ms = ff_rtp_nack_reorder_wait(&s->ext->nack) / 1000.0;
+}
+
+int ff_rtpdec_ext_write_stats(const RTPDemuxContext *s, int stream_index,
+                              AVIOContext *pb, int64_t now, int final)
+{
+    LCVRTPReceiveStats stats, *st = &stats;
+    char line[1024];
+    int len;
+
+    ff_rtpdec_ext_get_stats(s, st);
+    /* on the stack: a line costs no allocation */
+    len = snprintf(line, sizeof(line),
+                   "{\"time_us\":%"PRId64",\"stream_index\":%d,\"ssrc\":%"PRIu32","
+                   "\"packets\":%"PRIu64",\"missing\":%"PRIu64",\"recovered\":%"PRIu64","
+                   "\"rtx_packets\":%"PRIu64",\"reordered\":%"PRIu64",\"lost\":%"PRIu64","
+                   "\"late\":%"PRIu64",\"duplicates\":%"PRIu64",\"skipped\":%"PRIu64","
+                   "\"seq_jumps\":%"PRIu64",\"nack_packets\":%"PRIu64",\"nacked\":%"PRIu64","
+                   "\"plis\":%"PRIu64",\"firs\":%"PRIu64",\"pending\":%"PRIu64","
+                   "\"rtt_ms\":%.3f,\"reorder_wait_ms\":%.3f,\"twcc_reports\":%"PRIu64","
+                   "\"decodable_ms\":%.3f,\"final\":%s}\n",
+                   now, stream_index, st->ssrc, st->packets, st->missing, st->recovered,
+                   st->rtx_packets, st->reordered, st->lost, st->late, st->duplicates,
+                   st->skipped, st->seq_jumps, st->nack_packets, st->nacked, st->plis,
+                   st->firs, st->pending, st->rtt_ms, st->reorder_wait_ms, st->twcc_reports,
+                   s->ext ? decodable_ms(s->ext) : -1, final ? "true" : "false");
+    if (len < 0 || len >= sizeof(line))
+        return AVERROR(ENOMEM);
+    avio_write(pb, line, len);
+    return 0;
 }
 
 #endif /* CONFIG_RTPDEC */

@@ -55,6 +55,11 @@ typedef struct FFRTPDecExtOpts {
     int64_t max_delay;          ///< the user's max_delay in µs, -1 if not set
     int nack_max_retries;
     int au_marker;              ///< H.264/HEVC: hand on access units at the marker bit
+    int64_t stats_interval;     ///< µs between statistics (log and stats_file); 0: only at the end
+    char *stats_file;           ///< JSON lines of the statistics, NULL: none
+
+    AVIOContext *stats_pb;      ///< stats_file, once open (not an option)
+    int64_t stats_next;         ///< when the next line is due
 } FFRTPDecExtOpts;
 
 typedef struct FFRTPDecExt FFRTPDecExt;
@@ -117,6 +122,13 @@ int64_t ff_rtpdec_ext_feedback(struct RTPDemuxContext *s, URLContext *fd, AVIOCo
 /** The stream's statistics (all zero, rtt_ms -1, without the extension). */
 void ff_rtpdec_ext_get_stats(const struct RTPDemuxContext *s, LCVRTPReceiveStats *st);
 
+/**
+ * Write the stream's statistics as one JSON line (doc/stats.md).
+ * @return 0, or AVERROR(ENOMEM) if the line would not fit (nothing written)
+ */
+int ff_rtpdec_ext_write_stats(const struct RTPDemuxContext *s, int stream_index,
+                              AVIOContext *pb, int64_t now, int final);
+
 /** Whether the stream asks for missing packets. */
 int ff_rtpdec_ext_nacks(const struct RTPDemuxContext *s);
 
@@ -150,6 +162,12 @@ int ff_rtsp_ext_drain(AVFormatContext *s, AVPacket *pkt);
  *         end of the reorder wait (wait_end, 0 if none) comes sooner
  */
 int ff_rtsp_ext_feedback_all(AVFormatContext *s, int timeout_ms, int64_t wait_end);
+
+/**
+ * Before the demuxer's streams are closed: the last statistics line of
+ * each stream to stats_file, which is closed. Nothing without one.
+ */
+void ff_rtsp_ext_close(AVFormatContext *s);
 
 /**
  * RTSP listen mode (a publisher's RECORD): point the stream's RTP handle,

@@ -122,6 +122,14 @@ int ff_rtsp_ext_open_stream(AVFormatContext *s, RTSPStream *rtsp_st)
                "has no feedback. Add -sdp_flags rtcp_to_source to turn them on.\n");
     if ((ret = ff_rtpdec_ext_open(r, &rtsp_st->ext_sdp, &opts, feedback)) < 0)
         return ret;
+    if (rt->ext_opts.stats_file && !rt->ext_opts.stats_pb) {
+        if ((ret = avio_open(&rt->ext_opts.stats_pb, rt->ext_opts.stats_file, AVIO_FLAG_WRITE)) < 0) {
+            av_log(s, AV_LOG_ERROR, "Could not open stats_file '%s': %s\n",
+                   rt->ext_opts.stats_file, av_err2str(ret));
+            return ret;
+        }
+        rt->ext_opts.stats_next = av_gettime_relative() + rt->ext_opts.stats_interval;
+    }
     /* FFmpeg's 500 packets hold a keyframe of 8 Mbit/s video and little
      * more: while NACKs are pursued, the queue must hold the wait */
     if (ff_rtpdec_ext_nacks(r) && rt->reordering_queue_size < 0 && r->queue_size > 0)
@@ -149,10 +157,49 @@ int ff_rtsp_ext_drain(AVFormatContext *s, AVPacket *pkt)
     return AVERROR_EOF;
 }
 
+/* one line per RTP stream of the demuxer */
+static void write_stats(AVFormatContext *s, int64_t now, int final)
+{
+    RTSPState *rt = s->priv_data;
+
+    for (int i = 0; i < rt->nb_rtsp_streams; i++) {
+        RTSPStream *rtsp_st = rt->rtsp_streams[i];
+        RTPDemuxContext *r = rtsp_st ? rtsp_st->transport_priv : NULL;
+        if (!r || rt->transport != RTSP_TRANSPORT_RTP)
+            continue;
+        if (ff_rtpdec_ext_write_stats(r, rtsp_st->stream_index, rt->ext_opts.stats_pb, now, final) < 0)
+            av_log(s, AV_LOG_ERROR, "stats_file: a line of stream %d was too long, not written\n",
+                   rtsp_st->stream_index);
+    }
+    avio_flush(rt->ext_opts.stats_pb);
+}
+
+void ff_rtsp_ext_close(AVFormatContext *s)
+{
+    RTSPState *rt = s->priv_data;
+
+    if (!rt->ext_opts.stats_pb)
+        return;
+    write_stats(s, av_gettime_relative(), 1);
+    avio_closep(&rt->ext_opts.stats_pb);
+}
+
 int ff_rtsp_ext_feedback_all(AVFormatContext *s, int timeout_ms, int64_t wait_end)
 {
-    const RTSPState *rt = s->priv_data;
+    RTSPState *rt = s->priv_data;
     int64_t t = timeout_ms * 1000LL;
+    int64_t now;
+
+    if (rt->ext_opts.stats_pb && rt->ext_opts.stats_interval) {
+        now = av_gettime_relative();
+        if (now >= rt->ext_opts.stats_next) {
+            write_stats(s, now, 0);
+            /* the next one an interval on, none skipped but never two at once */
+            rt->ext_opts.stats_next = FFMAX(rt->ext_opts.stats_next + rt->ext_opts.stats_interval,
+                                            now + rt->ext_opts.stats_interval / 2);
+        }
+        t = FFMIN(t, rt->ext_opts.stats_next - now);
+    }
 
     if (rt->transport == RTSP_TRANSPORT_RTP) {
         for (int i = 0; i < rt->nb_rtsp_streams; i++) {
@@ -196,9 +243,15 @@ int ff_rtsp_ext_listen_remote(AVFormatContext *s, RTSPStream *rtsp_st, int clien
 
 #else /* !CONFIG_RTPDEC: no RTP demuxer (e.g. --disable-network) */
 
+#include "rtpdec_ext.h"
+
 int lcv_rtp_demuxer_get_stats(AVFormatContext *s, int stream_index, LCVRTPReceiveStats *st, size_t size)
 {
     return AVERROR(ENOSYS);
+}
+
+void ff_rtsp_ext_close(AVFormatContext *s)
+{
 }
 
 #endif /* CONFIG_RTPDEC */

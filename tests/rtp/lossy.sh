@@ -365,7 +365,8 @@ late_join() {
     sleep "$after"
     join_start=$(date +%H:%M:%S.%3N)
     timeout 30 "$ffmpeg" -nostdin -loglevel level+time+verbose -protocol_whitelist file,udp,rtp \
-        ${fb:+-sdp_flags "$fb"} ${LATE_RECV_OPTS:-} -i "$work/$name.sdp" -vf showinfo -f null - 2> "$work/$name.recv.log" || true
+        ${fb:+-sdp_flags "$fb"} -stats_file "$work/$name.recv.json" -stats_interval 1 ${LATE_RECV_OPTS:-} \
+        -i "$work/$name.sdp" -vf showinfo -f null - 2> "$work/$name.recv.log" || true
     wait "$send_pid" || die "$name: sender failed"
     wait "$relay_pid" || true
     frames=$(grep -c 'Parsed_showinfo.* n: *[0-9]' "$work/$name.recv.log" || true)
@@ -396,6 +397,15 @@ test_late() {
     [ "${plis:-0}" -ge 1 ] || die "the late receiver sent no PLI"
     [ "$ms" -le 500 ] || die "first frame $ms ms after the receiver's sockets opened (500 ms at most)"
     [ "$frames" -ge 80 ] || die "only $frames frames in the 4 s after the join (at least 80)"
+    # the receiver's stats_file against its log and the sender's count
+    local rplis dec
+    rplis=$(grep '"final":true' "$work/late.recv.json" | sed -n 's/.*"plis":\([0-9]*\).*/\1/p')
+    dec=$(grep '"final":true' "$work/late.recv.json" | sed -n 's/.*"decodable_ms":\([-0-9.]*\).*/\1/p')
+    [ "$(grep -c '"final":false' "$work/late.recv.json")" -ge 2 ] || die "fewer than 2 periodic lines in the receiver's stats_file"
+    [ "$rplis" = "$plis" ] || die "the receiver's stats_file says ${rplis:-no} PLI, its log $plis"
+    [ "$rplis" = "$(json "$work/late.json" pli)" ] || die "the receiver sent $rplis PLI, the sender received $(json "$work/late.json" pli)"
+    awk -v d="$dec" 'BEGIN { exit !(d > 0 && d <= 500) }' || die "decodable_ms ${dec:-missing} in the receiver's stats_file (0 to 500 expected)"
+    note "receiver's stats_file: $rplis PLI, decodable ${dec} ms after its first packet"
 
     late_join late-nofb ""
     note "the same join without rtcp_to_source (no PLI can go): $frames frames"
