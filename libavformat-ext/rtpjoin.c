@@ -1,7 +1,6 @@
 /*
- * RTP receiver: a keyframe request for a receiver that joins late
- *
- *
+ * RTP: a receiver that joins late, its keyframe request and the sender's
+ * parameter sets before each IDR
  * This file is part of FFmpeg.
  *
  * FFmpeg is free software; you can redistribute it and/or
@@ -16,6 +15,7 @@
  *
  * You should have received a copy of the GNU Lesser General Public
  * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
 #include <stdint.h>
@@ -132,4 +132,44 @@ int ff_rtp_join_due(FFRTPJoin *j, int64_t now)
     j->next     = now + j->interval;
     j->interval = FFMIN(2 * j->interval, FF_RTP_JOIN_MAX);
     return 1;
+}
+
+/* the parameter sets (SEEN_*) of an Annex B buffer before its first slice;
+ * *irap: that slice is an IDR/IRAP one (the scan stops there) */
+static unsigned annexb_sets(int hevc, const uint8_t *p, int size, int *irap)
+{
+    unsigned seen = 0;
+
+    *irap = 0;
+    for (int i = 0; i + 3 < size; i++) {
+        int type;
+        if (p[i] || p[i + 1] || p[i + 2] != 1)
+            continue;
+        type = hevc ? (p[i + 3] >> 1) & 0x3f : p[i + 3] & 0x1f;
+        if (hevc) {
+            seen  |= type == 32 ? SEEN_VPS : type == 33 ? SEEN_SPS : type == 34 ? SEEN_PPS : 0;
+            *irap  = type >= 16 && type <= 23;
+            if (type < 32)          /* the first slice: what follows cannot help it */
+                break;
+        } else {
+            seen  |= type == 7 ? SEEN_SPS : type == 8 ? SEEN_PPS : 0;
+            *irap  = type == 5;
+            if (type >= 1 && type <= 5)
+                break;
+        }
+        i += 3;
+    }
+    return seen;
+}
+
+int ff_rtp_join_params_needed(int codec_id, const uint8_t *extradata, int extradata_size,
+                              const uint8_t *au, int size)
+{
+    int hevc = codec_id == AV_CODEC_ID_HEVC, irap;
+    unsigned need = hevc ? SEEN_VPS | SEEN_SPS | SEEN_PPS : SEEN_SPS | SEEN_PPS;
+
+    if ((codec_id != AV_CODEC_ID_H264 && !hevc) || !extradata ||
+        (annexb_sets(hevc, extradata, extradata_size, &irap) & need) != need)
+        return 0;
+    return (annexb_sets(hevc, au, size, &irap) & need) != need && irap;
 }

@@ -1,7 +1,6 @@
 /*
- * RTP receiver: a keyframe request for a receiver that joins late
- *
- *
+ * RTP: a receiver that joins late, its keyframe request and the sender's
+ * parameter sets before each IDR
  * This file is part of FFmpeg.
  *
  * FFmpeg is free software; you can redistribute it and/or
@@ -16,6 +15,7 @@
  *
  * You should have received a copy of the GNU Lesser General Public
  * License along with FFmpeg; if not, write to the Free Software
+ * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
 #ifndef AVFORMAT_RTPJOIN_H
@@ -70,5 +70,17 @@ int64_t ff_rtp_join_next(const FFRTPJoin *j);
 
 /** 1 when a request is due at now (it then counts as made), else 0. */
 int ff_rtp_join_due(FFRTPJoin *j, int64_t now);
+
+/**
+ * The sender's side: whether an access unit (Annex B) with an IDR (H.264)
+ * or IRAP (HEVC) picture lacks parameter sets that extradata (Annex B, as
+ * a live encoder with global headers gives them) has all of, so that
+ * extradata must be sent before it: a receiver that joins at this picture
+ * then finds them in-band, as without global headers.
+ * @return 1 if so, else 0 (another codec, avcC/hvcC extradata, a picture
+ *         that is no IDR/IRAP, or one that carries its own)
+ */
+int ff_rtp_join_params_needed(int codec_id, const uint8_t *extradata, int extradata_size,
+                              const uint8_t *au, int size);
 
 #endif /* AVFORMAT_RTPJOIN_H */

@@ -206,6 +206,54 @@ static void test_other_and_malformed(void)
     CHECK(ff_rtp_join_next(&j) == 20000, "malformed packets made it decodable");
 }
 
+/* the sender's side: extradata before an IDR that lacks its parameter sets */
+static void test_params_needed(void)
+{
+    static const uint8_t ex264[] = { 0, 0, 0, 1, 0x67, 0x42, 0xc0, 0x1e,
+                                     0, 0, 1, 0x68, 0xce, 0x3c };
+    static const uint8_t avcc[]  = { 1, 0x42, 0xc0, 0x1e, 0xff, 0xe1, 0x00, 0x04,
+                                     0x67, 0x42, 0xc0, 0x1e, 0x01, 0x00, 0x03, 0x68, 0xce, 0x3c };
+    static const uint8_t idr[]   = { 0, 0, 0, 1, 0x09, 0xf0,           /* AUD */
+                                     0, 0, 1, 0x65, 0x88, 0x84, 0x00 };
+    static const uint8_t p_au[]  = { 0, 0, 0, 1, 0x41, 0x9a, 0x01, 0x02 };
+    static const uint8_t idr_ps[] = { 0, 0, 0, 1, 0x67, 0x42, 0xc0, 0x1e,
+                                      0, 0, 1, 0x68, 0xce, 0x3c, 0, 0, 1, 0x65, 0x88, 0x84 };
+    static const uint8_t idr_sps[] = { 0, 0, 0, 1, 0x67, 0x42, 0xc0, 0x1e,
+                                       0, 0, 1, 0x65, 0x88, 0x84 };
+    /* a slice whose payload holds 00 00 01 67: emulation prevention makes
+     * that impossible in a real stream, but a scan must not run off the end */
+    static const uint8_t tail[]  = { 0, 0, 1, 0x65, 0x88, 0, 0, 1 };
+    static const uint8_t ex265[] = { 0, 0, 0, 1, 32 << 1, 1, 0x0c, 0, 0, 1, 33 << 1, 1, 0x01,
+                                     0, 0, 1, 34 << 1, 1, 0xc1 };
+    static const uint8_t hevc_cra[]   = { 0, 0, 1, 21 << 1, 1, 0xaf };
+    static const uint8_t hevc_trail[] = { 0, 0, 1, 1 << 1, 1, 0xaf };
+
+    CHECK(ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, sizeof(ex264), idr, sizeof(idr)),
+          "an IDR without SPS/PPS: extradata not sent first");
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, sizeof(ex264), p_au, sizeof(p_au)),
+          "extradata before a P picture");
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, sizeof(ex264), idr_ps, sizeof(idr_ps)),
+          "extradata before an IDR that carries its own SPS and PPS");
+    CHECK(ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, sizeof(ex264), idr_sps, sizeof(idr_sps)),
+          "an IDR with its SPS but no PPS left without extradata");
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, avcc, sizeof(avcc), idr, sizeof(idr)),
+          "avcC extradata taken for Annex B");
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, 8, idr, sizeof(idr)),
+          "extradata without a PPS sent as if complete");
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, NULL, 0, idr, sizeof(idr)),
+          "no extradata, yet something to send");
+    CHECK(ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, sizeof(ex264), tail, sizeof(tail)),
+          "an IDR ending in a start code");
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_VP8, ex264, sizeof(ex264), idr, sizeof(idr)),
+          "parameter sets for VP8");
+    CHECK(ff_rtp_join_params_needed(AV_CODEC_ID_HEVC, ex265, sizeof(ex265), hevc_cra, sizeof(hevc_cra)),
+          "HEVC: a CRA without VPS/SPS/PPS: extradata not sent first");
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_HEVC, ex265, sizeof(ex265), hevc_trail, sizeof(hevc_trail)),
+          "HEVC: extradata before a TRAIL picture");
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_HEVC, ex265 + 7, sizeof(ex265) - 7, hevc_cra, sizeof(hevc_cra)),
+          "HEVC: extradata without a VPS sent as if complete");
+}
+
 int main(void)
 {
     test_late_h264();
@@ -214,6 +262,7 @@ int main(void)
     test_sprop_h264();
     test_hevc();
     test_other_and_malformed();
+    test_params_needed();
     if (failures) {
         printf("%d failures\n", failures);
         return 1;

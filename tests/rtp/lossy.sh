@@ -351,11 +351,14 @@ test_forced() {
 # 240 ms of it at 25 fps). Then the same join without rtcp_to_source (the receiver can ask
 # for nothing): no frame at all, so the first figure is the request's.
 late_join() {
-    local name=$1 fb=$2
+    local name=$1 fb=$2 sprop=${3:-}
     ports
     relay "$name" 0 1 "$DELAY" 5 0
     "$ffmpeg" -nostdin -v error -f lavfi -i "testsrc2=s=640x360:r=25:d=1" -c:v libx264 -preset ultrafast \
         -tune zerolatency -frames 1 -f rtp -sdp_file "$work/$name.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
+    grep -q 'sprop-parameter-sets=' "$work/$name.sdp" || die "$name: the live encoder's SDP has no sprop-parameter-sets"
+    # nosprop: the parameter sets must come in-band, before the IDR
+    [ "$sprop" != nosprop ] || sed -i 's/ sprop-parameter-sets=[^;]*;//' "$work/$name.sdp"
     # LATE_AFTER (s) and LATE_GOP (frames) vary the join by hand
     local after=${LATE_AFTER:-2}
     timeout $((after + 30)) "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "testsrc2=s=640x360:r=25:d=$((after + 4))" \
@@ -406,6 +409,17 @@ test_late() {
     [ "$rplis" = "$(json "$work/late.json" pli)" ] || die "the receiver sent $rplis PLI, the sender received $(json "$work/late.json" pli)"
     awk -v d="$dec" 'BEGIN { exit !(d > 0 && d <= 500) }' || die "decodable_ms ${dec:-missing} in the receiver's stats_file (0 to 500 expected)"
     note "receiver's stats_file: $rplis PLI, decodable ${dec} ms after its first packet"
+
+    # the SDP without its sprop-parameter-sets: the sender must send them
+    # in-band before the IDR it answers with (the encoder gives them as
+    # global headers, which x264 then leaves out of the stream)
+    late_join late-inband rtcp_to_source nosprop
+    ! grep -q 'sprop-parameter-sets' "$work/late-inband.sdp" || die "late-inband: the SDP still has its parameter sets"
+    [ -n "$first" ] || die "without the SDP's sprop-parameter-sets the late receiver decoded no frame: no SPS/PPS in-band before the IDR ($(grep -c 'non-existing PPS' "$work/late-inband.recv.log") x 'non-existing PPS')"
+    ms=$(ms_between "$opened" "$first")
+    note "the same join with the SDP's parameter sets removed (in-band only): first frame ${ms} ms after its sockets opened, $frames frames"
+    [ "$ms" -le 500 ] || die "late-inband: first frame $ms ms after the receiver's sockets opened (500 ms at most)"
+    [ "$frames" -ge 80 ] || die "late-inband: only $frames frames in the 4 s after the join (at least 80)"
 
     late_join late-nofb ""
     note "the same join without rtcp_to_source (no PLI can go): $frames frames"
