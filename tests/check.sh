@@ -288,6 +288,8 @@ run docs-manpage-rtp-receiver sh -c "make -C '$ffb' doc/ffmpeg-protocols.1 && \
     '$ffb/ffmpeg' -hide_banner -h demuxer=sdp | grep -q 'au_marker'"
 run docs-stats "$top/tests/cli/stats-doc.sh" "$build"
 run readme-program "$top/tests/build/readme-program.sh" "$top" "$build"
+run readme-commands "$top/tests/cli/readme-commands.sh" "$top" "$build"
+sed -n "s/^  /    /p" "$log/readme-commands.log"
 
 echo "== valgrind memcheck (short runs, no leaks, no errors)"
 vg="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=99"
