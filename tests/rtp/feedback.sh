@@ -629,10 +629,28 @@ test_gst_restart() {
     wait "$gst_pid" 2>/dev/null || true
     sleep 1.5
     # the new receiver joins without a keyframe; it must ask for one itself
-    gst_receiver gr2 "$work/gr.sdp" true
+    # (its jitterbuffer at rtpbin's default latency, 200 ms: it hands a
+    # packet on that much after its arrival)
+    gst_receiver gr2 "$work/gr.sdp" true 200
+    local t_bound; t_bound=$(date +%s%6N)    # its socket is open (polled every 50 ms)
     wait "$send_pid" || die "the sender stopped"
     stop_gst
     wait "$relay_pid"
+    # how soon it can decode: from the first packet after its socket opened
+    # to the end of the IDR that answers its first PLI (the relay's capture)
+    local t_first t_pli ms
+    t_first=$("$tools/rtpcap" times "$work/gr.pcap" "$p_relay" |
+              awk -v t="$t_bound" '$1 >= t { print $1; exit }')
+    t_pli=$(tshark -r "$work/gr.pcap" -d "udp.port==$((p_relay + 1)),rtcp" \
+                -Y "udp.dstport == $((p_relay + 1)) && rtcp.pt == 206 && rtcp.psfb.fmt == 1" \
+                -T fields -e frame.time_epoch 2>/dev/null |
+            awk -v t="$t_bound" '$1 * 1e6 >= t { printf "%.0f\n", $1 * 1e6; exit }')
+    [ -n "$t_first" ] && [ -n "$t_pli" ] || die "no packet (${t_first:-none}) or no PLI (${t_pli:-none}) after the new receiver opened its socket"
+    read -r _ ms < <(idr_after "$work/gr.pcap" "$p_relay" "$t_pli") || die "no IDR after the new receiver's PLI"
+    ms=$(awk -v a="$t_first" -v p="$t_pli" -v m="$ms" 'BEGIN { printf "%.0f\n", (p - a) / 1000 + m }')
+    note "the new GStreamer receiver (latency 200 ms): its first PLI $(( (t_pli - t_first) / 1000 )) ms after its first packet," \
+         "the IDR's first packet ${ms} ms after it, out of the jitterbuffer about $((ms + 200)) ms after it"
+    [ "$((ms + 200))" -le 500 ] || die "the new GStreamer receiver's IDR came $ms ms after its first packet: with its 200 ms latency, over 500 ms"
     n2=$("$ffmpeg" -nostdin -v error -i "$work/gr2.h264" -f framecrc - 2> "$work/gr2.dec.log" | grep -vc '^#' || true)
     local pli broken; pli=$(json "$work/gr.json" pli)
     broken=$(grep -c 'error while decoding' "$work/gr2.dec.log" || true)
