@@ -744,14 +744,17 @@ static void log_capture(void *avcl, int level, const char *fmt, va_list vl)
 /* bad options and formats fail with EINVAL and a message naming them */
 static void check_errors(void)
 {
-    static const struct { enum AVPixelFormat fmt; const char *chain; const char *msg; } bad[] = {
-        { AV_PIX_FMT_RGBA,    "toi420=matrix=bt999", "matrix"     },
-        { AV_PIX_FMT_RGBA,    "toi420=matrix=4",     "'matrix'"   },
-        { AV_PIX_FMT_RGBA,    "toi420=range=0",      "'range'"    },
-        { AV_PIX_FMT_RGBA,    "toi420=range=7",      "range"      },
-        { AV_PIX_FMT_RGBA,    "toi420=nosuch=1",     "nosuch"     },
-        { AV_PIX_FMT_YUV410P, "toi420",              "yuv410p"    },
-        { AV_PIX_FMT_RGB48LE, "toi420",              "toi420 converts: yuv420p" },
+    /* err: EINVAL from the filter (an unknown name also AVERROR_OPTION_NOT_FOUND),
+     * ERANGE from AVOption for a number outside the range -h shows */
+    static const struct { enum AVPixelFormat fmt; const char *chain; const char *msg; int err; } bad[] = {
+        { AV_PIX_FMT_RGBA,    "toi420=matrix=bt999", "matrix",                        AVERROR(EINVAL) },
+        { AV_PIX_FMT_RGBA,    "toi420=matrix=4",     "'matrix'",                      AVERROR(EINVAL) },
+        { AV_PIX_FMT_RGBA,    "toi420=matrix=99",    "'matrix' out of range [-1 - 9]", AVERROR(ERANGE) },
+        { AV_PIX_FMT_RGBA,    "toi420=range=0",      "'range'",                       AVERROR(EINVAL) },
+        { AV_PIX_FMT_RGBA,    "toi420=range=7",      "'range' out of range [-1 - 2]", AVERROR(ERANGE) },
+        { AV_PIX_FMT_RGBA,    "toi420=nosuch=1",     "nosuch",                        AVERROR(EINVAL) },
+        { AV_PIX_FMT_YUV410P, "toi420",              "yuv410p",                       AVERROR(EINVAL) },
+        { AV_PIX_FMT_RGB48LE, "toi420",              "toi420 converts: yuv420p",      AVERROR(EINVAL) },
     };
     av_log_set_callback(log_capture);
     for (int i = 0; i < FF_ARRAY_ELEMS(bad); i++) {
@@ -763,8 +766,8 @@ static void check_errors(void)
         if (ret >= 0) {
             FAIL("'%s' on %s was accepted\n", bad[i].chain, av_get_pix_fmt_name(bad[i].fmt));
             graph_free(&g);
-        } else if (ret != AVERROR(EINVAL) && ret != AVERROR_OPTION_NOT_FOUND) {
-            FAIL("'%s': %s instead of EINVAL\n", bad[i].chain, av_err2str(ret));
+        } else if (ret != bad[i].err && !(bad[i].err == AVERROR(EINVAL) && ret == AVERROR_OPTION_NOT_FOUND)) {
+            FAIL("'%s': %s instead of %s\n", bad[i].chain, av_err2str(ret), av_err2str(bad[i].err));
         } else if (!strstr(log_buf, bad[i].msg)) {
             FAIL("'%s': message does not name '%s': %s\n", bad[i].chain, bad[i].msg, log_buf);
         } else {

@@ -27,7 +27,7 @@ expect "help lists range"   0 'range +<int> .*output range'  -- -h filter=toi420
 expect "help lists bt2020"  0 'bt2020 '                      -- -h filter=toi420
 expect "help: slice threads" 0 'slice threading'             -- -h filter=toi420
 expect "bad matrix name"    fail "Error applying option 'matrix' to filter 'toi420'" -- "${src[@]}" -vf toi420=matrix=bt999 -f null -
-expect "matrix out of range" fail "Invalid value 99 for option 'matrix': valid values are auto \(-1\), bt601 \(6\), bt709 \(1\), bt2020 \(9\)" -- "${src[@]}" -vf toi420=matrix=99 -f null -
+expect "matrix out of range" fail "Value 99.000000 for parameter 'matrix' out of range \[-1 - 9\]" -- "${src[@]}" -vf toi420=matrix=99 -f null -
 expect "matrix not supported" fail "Invalid value 4 for option 'matrix': valid values are auto" -- "${src[@]}" -vf toi420=matrix=4 -f null -
 expect "range 0"            fail "Invalid value 0 for option 'range': valid values are auto \(-1\), tv \(1\), pc \(2\)" -- "${src[@]}" -vf toi420=range=0 -f null -
 expect "unsupported format" fail "Unsupported input pixel format 'yuv410p'; toi420 converts: yuv420p, yuvj420p" -- \
