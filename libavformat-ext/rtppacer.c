@@ -23,8 +23,8 @@
  * Each access unit goes into a ring of packets and leaves in bursts of at
  * most `burst` bytes, the next burst when the last one would have left at
  * the pacing rate: factor x the media rate of the last second (or the
- * encoder's bit rate, if higher), capped at the link's rate when congestion
- * control knows it. Each unit is due max_delay after its time by its RTP
+ * encoder's bit rate, if higher), or factor x the link's rate when
+ * congestion control knows it. Each unit is due max_delay after its time by its RTP
  * timestamp; the rate rises when one would be late (a forced drain).
  * Resends go ahead of the media, at once while a burst of credit is left,
  * else first in the next burst. A source faster than real time is not
@@ -166,8 +166,9 @@ double ff_rtp_pacer_media_rate(FFRTPPacer *p, int64_t now)
 
 /**
  * Bytes per second for the next burst: factor times the media rate (the
- * last second's, or the encoder's bit rate if higher), at most the link's
- * rate when congestion control knows it (but never below the media rate),
+ * last second's, or the encoder's bit rate if higher), or factor times the
+ * link's rate when congestion control knows it (but never below the media
+ * rate),
  * and faster when an access unit would otherwise leave after its due time.
  */
 static double pace_rate(FFRTPPacer *p, int64_t now)
@@ -181,10 +182,13 @@ static double pace_rate(FFRTPPacer *p, int64_t now)
      * source faster than real time is paced by the clock. */
     media = FFMAX(ff_rtp_pacer_media_rate(p, now), p->cfg.bit_rate / 8.0);
     rate  = media * p->cfg.factor;
-    /* not faster than the link takes, if known: a keyframe spread over
-     * more time rather than lost in its queue */
+    /* with congestion control: factor x the rate it found, as GCC paces
+     * at its pacing factor x the target (the encoder follows the target,
+     * so a good link adds no more wait than without; a source below it
+     * drains its keyframes as fast), never slower than the media rate
+     * (an encoder late to follow a lower target) */
     if (p->link_rate > 0)
-        rate = FFMAX(FFMIN(rate, p->link_rate), media);
+        rate = FFMAX(p->link_rate * p->cfg.factor, media);
     for (int i = 0; i < p->au_count; i++) {
         PacedAU *au = &p->aus[(p->au_start + i) % FF_RTP_PACER_MAX_UNITS];
         double left = (double)(au->end - p->sent_bytes);

@@ -154,9 +154,9 @@ void ff_rtp_pacer_burst_end(FFRTPPacer *p, FFRTPPacerBurst *b);
 int ff_rtp_pacer_resend(FFRTPPacer *p, const uint8_t *buf, int len, int64_t now);
 
 /**
- * The rate the link takes, bytes/s (congestion control): bursts go at
- * factor x the media rate but not faster (never slower than the media
- * rate), and the encoder's bit_rate is no longer assumed.
+ * The rate the link takes, bytes/s (congestion control's target): bursts go
+ * at factor x this rate instead of factor x the media rate (never slower
+ * than the media rate), as GCC's pacer does.
  */
 void ff_rtp_pacer_set_link_rate(FFRTPPacer *p, double rate);
 

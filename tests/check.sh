@@ -233,8 +233,8 @@ for t in bottleneck resend bye wire kernel; do
 done
 
 echo "== congestion control (cc 1): the transport-cc extension on the wire, the receiver's feedback,"
-echo "   live 720p asked for 6 Mbit/s through 3 Mbit/s, -c copy unchanged (127.0.0.1)"
-for t in wire feedback gst-feedback ccfb rtsp constant copy; do
+echo "   live 720p asked for 6 Mbit/s through 3 Mbit/s, no added pacer wait on a good link, -c copy unchanged (127.0.0.1)"
+for t in wire feedback gst-feedback ccfb rtsp constant goodlink copy; do
     run "rtp-cc-$t" "$top/tests/rtp/cc.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-cc-$t.log"
 done

@@ -342,31 +342,58 @@ static void test_steady(void)
            "a unit out in %.1f ms\n", checked, max_wait / 1000.0);
 }
 
-/* the link's rate caps the pacing rate (never below the media rate) */
-static void test_link_rate(void)
+/* a camera at 40 packets a frame with the link's rate set to link x its
+ * media rate: the bursts must go at want x the media rate */
+static void link_case(double link, double want, const char *what)
 {
     const double media = 40.0 * PKT * 1e6 / FRAME;
     int checked;
 
     sim_init(&(FFRTPPacerConfig){ .factor = 1.5, .burst = 16384, .max_delay = 500000,
                                   .clock_rate = CLOCK, .max_resend = PKT + 16 });
-    ff_rtp_pacer_set_link_rate(sim.p, 1.25 * media);
+    ff_rtp_pacer_set_link_rate(sim.p, link * media);
     camera(3000000, 40, 0, NULL);
-    checked = check_spacing(1200000, 1.25 * media, 0.05, "link 1.25x");
-    CHECK(checked >= 100, "only %d gaps checked", checked);
+    checked = check_spacing(1200000, want * media, 0.05, what);
+    CHECK(checked >= 100, "%s: only %d gaps checked", what, checked);
     ff_rtp_pacer_free(&sim.p);
+}
+
+/* factor x the link's rate is the pacing rate (never below the media rate) */
+static void test_link_rate(void)
+{
+    const double media = 40.0 * PKT * 1e6 / FRAME;
+    int checked;
+
+    /* a link at the media rate, as when the encoder follows the target:
+     * still factor x the media rate, so that a good link adds no delay */
+    link_case(1, 1.5, "link 1x");
+    /* a source below the target: 1.5 x 2 = 3 x the media rate */
+    link_case(2, 3, "link 2x");
+    /* an encoder over the target: 1.5 x 0.8 = 1.2 x the media rate */
+    link_case(0.8, 1.2, "link 0.8x");
 
     sim_init(&(FFRTPPacerConfig){ .factor = 1.5, .burst = 16384, .max_delay = 500000,
                                   .clock_rate = CLOCK, .max_resend = PKT + 16 });
-    ff_rtp_pacer_set_link_rate(sim.p, 0.5 * media);
+    ff_rtp_pacer_set_link_rate(sim.p, 0.3 * media);
     camera(3000000, 40, 0, NULL);
     /* below the media rate: paced at the media rate (a queue that only
-     * grows helps nobody); the window's sampling gives up to 5 % more */
-    checked = check_spacing(1200000, 1.025 * media, 0.05, "link 0.5x");
-    CHECK(checked >= 100, "only %d gaps checked", checked);
+     * grows helps nobody): each unit out within 2.5 frame intervals,
+     * where 0.45x (factor x the link) would queue 0.3 s more each second */
+    {
+        int64_t worst = 0;
+        checked = 0;
+        for (int i = 0; i < sim.nb_dep && i < MAX_PKTS; i++) {
+            if (sim.pushed_at[i] < 1200000)
+                continue;
+            worst = FFMAX(worst, sim.dep[i].time - sim.pushed_at[i]);
+            checked++;
+        }
+        CHECK(checked >= 1000, "only %d packets checked", checked);
+        CHECK(worst <= 100000, "link 0.3x: a packet waited %"PRId64" us (100 ms at most)", worst);
+    }
     CHECK(sim.nb_dep == sim.nb_pushed, "%d of %d left", sim.nb_dep, sim.nb_pushed);
     ff_rtp_pacer_free(&sim.p);
-    printf("link rate: capped at 1.25x, floored at the media rate\n");
+    printf("link rate: factor x the link's rate (3x, 1.5x, 1.2x), floored at the media rate (0.3x)\n");
 }
 
 static int big_at = -1, big_packets, big_urgent;

@@ -246,6 +246,56 @@ test_constant() {
     awk -v d="$drops" 'BEGIN { exit !(d > 10) }' || die "cc 0 dropped only $drops %: the link does not bite"
 }
 
+# goodlink: a live sender (2.5 Mbit/s) through a link with room to spare
+# (10 ms each way, no rate limit): with cc 1 the pacer must add no more
+# delay than without (GCC paces at its factor x the target). The
+# delay is each packet's departure against its media time (RTP timestamp),
+# less the smallest such difference, from the relay's capture over the
+# last 5 s (the muxer's own percentiles count from the start, the first
+# IDR's wait included)
+test_goodlink() {
+    local src="testsrc2=s=1280x720:r=25,noise=alls=12:allf=t"
+    local enc=(-c:v libx264 -preset veryfast -tune zerolatency -b:v 2500k -maxrate 2500k -bufsize 250k
+               -g 250 -bf 0 -pix_fmt yuv420p)
+    local cc t
+    for cc in 1 0; do
+        ports
+        "$ffmpeg" -nostdin -v error -f lavfi -i "$src" "${enc[@]}" -frames:v 1 -f rtp -cc "$cc" \
+            -sdp_file "$work/good$cc.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
+        relay "good$cc" 0 1 10 11 0
+        timeout 60 "$ffmpeg" -nostdin -v error -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
+            -i "$work/good$cc.sdp" -f null - 2> "$work/good$cc.recv.log" &
+        recv_pid=$!
+        wait_udp "$p_recv"
+        timeout 60 "$ffmpeg" -nostdin -v error -re -readrate_initial_burst 0 -f lavfi -i "$src" -t 12 "${enc[@]}" \
+            -f rtp -cc "$cc" -stats_file "$work/good$cc.json" -stats_interval 0 "$(url)" \
+            > "$work/good$cc.send.log" 2>&1 || die "good$cc: sender failed"
+        wait "$recv_pid" || true
+        wait "$relay_pid" || true
+        # p95 of (departure - media time - the smallest such) over the last 5 s, ms
+        local v
+        v=$("$tools/rtpcap" times "$work/good$cc.pcap" "$p_relay" | awk '
+            { t[NR] = $1; ts = $3; if (NR > 1) { dt = ts - prev; if (dt < -2147483648) dt += 4294967296
+                                                  else if (dt > 2147483648) dt -= 4294967296; u += dt }
+              prev = ts; l[NR] = $1 / 1000 - u / 90; if (NR == 1 || l[NR] < m) m = l[NR] }
+            END { for (i = 1; i <= NR; i++) if (t[i] >= t[NR] - 5000000) printf "%.1f\n", l[i] - m }' | sort -n)
+        local n; n=$(echo "$v" | grep -c .)
+        [ "$n" -ge 100 ] || die "good$cc: only $n packets in the last 5 s of the capture"
+        eval "d$cc=$(echo "$v" | sed -n "$(( n * 95 / 100 ))p")"
+    done
+    t=$(json "$work/good1.json" target_bitrate)
+    note "a link with room, last 5 s: packets left ${d1} ms after their media time at the 95th percentile" \
+         "with cc 1 (target $((t / 1000)) kbit/s), ${d0} ms with cc 0; the muxer's own p95 since the start:" \
+         "$(json "$work/good1.json" pace_delay_p95_ms) and $(json "$work/good0.json" pace_delay_p95_ms) ms"
+    [ -n "$d1" ] && [ -n "$d0" ] && [ -n "$t" ] || die "no delay figure, or no target"
+    awk -v a="$d1" 'BEGIN { exit !(a <= 40) }' || die "cc 1: p95 delay $d1 ms over the last 5 s, over one frame interval (40 ms)"
+    # and over the whole run, the first IDR's wait included: as without cc
+    # (paced at the target itself: 340 ms against 101)
+    local m1 m0; m1=$(json "$work/good1.json" pace_delay_p95_ms); m0=$(json "$work/good0.json" pace_delay_p95_ms)
+    awk -v a="$m1" -v b="$m0" 'BEGIN { exit !(a <= 1.3 * b + 20) }' ||
+        die "cc 1: the muxer's p95 pacer wait $m1 ms against $m0 ms with cc 0 (1.3x + 20 ms at most)"
+}
+
 test_copy() {
     local in; in=$(clip_720p)
     for cc in 0 1; do
@@ -276,6 +326,7 @@ gst-feedback) test_gst_feedback ;;
 ccfb)     test_ccfb ;;
 rtsp)     test_rtsp ;;
 constant) test_constant ;;
+goodlink) test_goodlink ;;
 copy)     test_copy ;;
 *)        die "unknown test $what" ;;
 esac
