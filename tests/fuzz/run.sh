@@ -11,7 +11,8 @@ b=$top/build/asan
 corpus=$top/build/fuzz-corpus
 mkdir -p "$corpus"
 "$b/ffmpeg/libavformat/tests/lcvrtcp" corpus "$corpus"
-seeds=$top/../shared/data/rtcp/seeds
+# the seed corpora: FUZZ_SEEDS, by default the shared data beside the checkout
+seeds=${FUZZ_SEEDS:-$top/../shared/data/rtcp/seeds}
 n=0
 for d in "$seeds"/*; do
     [ -d "$d" ] || continue
