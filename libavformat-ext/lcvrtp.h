@@ -103,7 +103,9 @@ typedef struct LCVRTPSenderStats {
     uint64_t pli, fir;          ///< PLI packets, new FIR requests about our stream
     uint64_t keyframe_requests; ///< raised for the encoder (after keyframe_min_interval)
     uint64_t econnrefused;      ///< refusals seen on the RTCP socket
-    int nb_receivers;           ///< receivers known, each read with lcv_rtp_muxer_get_receiver_stats()
+    int nb_receivers;           ///< receivers known, each read with lcv_rtp_muxer_get_receiver_stats();
+                                ///< at most LCV_RTP_MAX_RECEIVERS: then a new one takes the place of
+                                ///< one that left (BYE) or was silent for 25 s
     /* congestion control (muxer option cc; all 0 without it) */
     int64_t  target_bitrate;    ///< bit/s the encoder should produce now (the estimate less the retransmissions)
     int64_t  acked_bitrate;     ///< bit/s the receiver got, from transport feedback; 0: unknown

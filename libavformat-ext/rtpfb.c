@@ -65,8 +65,12 @@
 #include "rtptwcc.h"
 
 #define CC_BATCH         1024       ///< transport feedback packets handed on at once
+/** a silent receiver's place may go to a new one after this long: RFC 3550
+ *  6.3.5's five reporting intervals, at its 5 s minimum */
+#define RX_TIMEOUT       25000000
 
 typedef struct Receiver {
+    int64_t last_heard;         ///< when its last RTCP packet was read
     int fir_seen;
     uint8_t fir_seq;
     uint64_t rtt_samples;       ///< round trips measured (JSON and log only: not in the public struct)
@@ -138,22 +142,40 @@ static void on_sent(void *opaque, AVBufferRef **bufs, const int *sizes, int nb)
 
 /* ---- RTCP from the receivers (the sender's thread) ---- */
 
-static LCVRTPReceiverStats *receiver(FFRTPFeedback *fb, uint32_t ssrc, Receiver **priv)
+/* a receiver's entry, made on its first packet; when the table is full the
+ * place of one that left (BYE) or went silent for RX_TIMEOUT is taken, the
+ * longest silent first, so that restarted receivers are not locked out */
+static LCVRTPReceiverStats *receiver(FFRTPFeedback *fb, uint32_t ssrc, Receiver **priv, int64_t now)
 {
-    for (int i = 0; i < fb->st.nb_receivers; i++)
+    int i, victim = -1;
+
+    for (i = 0; i < fb->st.nb_receivers; i++)
         if (fb->rxs[i].ssrc == ssrc) {
+            fb->rx[i].last_heard = now;
             *priv = &fb->rx[i];
             return &fb->rxs[i];
         }
-    if (fb->st.nb_receivers == LCV_RTP_MAX_RECEIVERS)
-        return NULL;
-    memset(&fb->rxs[fb->st.nb_receivers], 0, sizeof(fb->rxs[0]));
-    fb->rxs[fb->st.nb_receivers].ssrc   = ssrc;
-    fb->rxs[fb->st.nb_receivers].rtt_ms     = -1;
-    fb->rxs[fb->st.nb_receivers].rtt_min_ms = -1;
-    memset(&fb->rx[fb->st.nb_receivers], 0, sizeof(fb->rx[0]));
-    *priv = &fb->rx[fb->st.nb_receivers];
-    return &fb->rxs[fb->st.nb_receivers++];
+    if (fb->st.nb_receivers < LCV_RTP_MAX_RECEIVERS) {
+        i = fb->st.nb_receivers++;
+    } else {
+        for (i = 0; i < fb->st.nb_receivers; i++)
+            if ((fb->rxs[i].bye || now - fb->rx[i].last_heard >= RX_TIMEOUT) &&
+                (victim < 0 || fb->rx[i].last_heard < fb->rx[victim].last_heard))
+                victim = i;
+        if (victim < 0)
+            return NULL;
+        av_log(fb->logctx, AV_LOG_VERBOSE, "RTCP receiver %08"PRIx32" (%s) replaced by %08"PRIx32"\n",
+               fb->rxs[victim].ssrc, fb->rxs[victim].bye ? "left" : "silent", ssrc);
+        i = victim;
+    }
+    memset(&fb->rxs[i], 0, sizeof(fb->rxs[0]));
+    fb->rxs[i].ssrc       = ssrc;
+    fb->rxs[i].rtt_ms     = -1;
+    fb->rxs[i].rtt_min_ms = -1;
+    memset(&fb->rx[i], 0, sizeof(fb->rx[0]));
+    fb->rx[i].last_heard  = now;
+    *priv = &fb->rx[i];
+    return &fb->rxs[i];
 }
 
 static void request_keyframe(FFRTPFeedback *fb, int64_t now)
@@ -280,7 +302,7 @@ static void handle_report(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
         Receiver *priv;
 
         lcv_rtcp_report_block(p, i, &rb);
-        if (rb.ssrc != fb->cfg.ssrc || !(r = receiver(fb, p->ssrc, &priv)))
+        if (rb.ssrc != fb->cfg.ssrc || !(r = receiver(fb, p->ssrc, &priv, now)))
             continue;
         r->reports++;
         r->last_report_us  = now;
@@ -325,7 +347,7 @@ static void handle_packet(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
         handle_report(fb, p, now);
         break;
     case LCV_RTCP_BYE:
-        if ((r = receiver(fb, p->ssrc, &priv)))
+        if ((r = receiver(fb, p->ssrc, &priv, now)))
             r->bye = 1;
         break;
     case LCV_RTCP_RTPFB:
@@ -333,7 +355,7 @@ static void handle_packet(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
          * or none; CCFB names them per report block) */
         if (p->fmt != LCV_RTPFB_TWCC && p->fmt != LCV_RTPFB_CCFB && p->fb.media_ssrc != fb->cfg.ssrc)
             break;
-        if (!(r = receiver(fb, p->ssrc, &priv)))
+        if (!(r = receiver(fb, p->ssrc, &priv, now)))
             break;
         if (p->fmt == LCV_RTPFB_CCFB) {
             r->ccfb_reports++;
@@ -368,14 +390,14 @@ static void handle_packet(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
         break;
     case LCV_RTCP_PSFB:
         if (p->fmt == LCV_PSFB_PLI) {
-            if (p->fb.media_ssrc != fb->cfg.ssrc || !(r = receiver(fb, p->ssrc, &priv)))
+            if (p->fb.media_ssrc != fb->cfg.ssrc || !(r = receiver(fb, p->ssrc, &priv, now)))
                 break;
             r->plis++;
             fb->st.pli++;
             request_keyframe(fb, now);
         } else if (p->fmt == LCV_PSFB_FIR) {
             LCVRTCPFirItem item;
-            if (!(r = receiver(fb, p->ssrc, &priv)))
+            if (!(r = receiver(fb, p->ssrc, &priv, now)))
                 break;
             lcv_rtcp_iter_init(&it, p);
             while (lcv_rtcp_fir_next(&it, &item) > 0) {
@@ -393,7 +415,7 @@ static void handle_packet(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
             }
         } else if (p->fmt == LCV_PSFB_AFB) {
             LCVRTCPRemb remb;
-            if (lcv_rtcp_remb(p, &remb) > 0 && (r = receiver(fb, p->ssrc, &priv))) {
+            if (lcv_rtcp_remb(p, &remb) > 0 && (r = receiver(fb, p->ssrc, &priv, now))) {
                 r->remb_bitrate = remb.bitrate;
                 if (fb->cc) {
                     ff_rtpcc_remb(fb->cc, FFMIN(remb.bitrate, INT64_MAX), now);

@@ -5,6 +5,10 @@
  *   rtcpinject pli PORT MEDIA_SSRC
  *   rtcpinject fir PORT MEDIA_SSRC SEQ
  *       One PLI / FIR to 127.0.0.1:PORT; prints the wall-clock time sent, us.
+ *   rtcpinject byes PORT MEDIA_SSRC N
+ *       N receivers that report once and leave: N compounds, each an RR with
+ *       one report block about MEDIA_SSRC and a BYE, from SSRCs 0x7e570000
+ *       to 0x7e570000 + N - 1.
  *   rtcpinject remb PORT MEDIA_SSRC BITRATE
  *       One REMB (exponent/mantissa) about MEDIA_SSRC.
  *   rtcpinject twcc PORT MEDIA_SSRC
@@ -160,6 +164,21 @@ int main(int argc, char **argv)
         wb32(b + 4, OUR_SSRC); wb32(b + 8, strtoul(argv[3], NULL, 0));
         printf("%lld\n", (long long)wall_us());
         return send_to(fd, atoi(argv[2]), b, 12) != 12;
+    }
+    if (argc >= 5 && !strcmp(argv[1], "byes")) {
+        int n = atoi(argv[4]);
+        for (int k = 0; k < n && k < 1000; k++) {
+            uint32_t me = 0x7e570000u + k;
+            /* RR, one report block (all zero but its SSRC), then BYE */
+            b[0] = 0x81; b[1] = 201; wb16(b + 2, 7);
+            wb32(b + 4, me); wb32(b + 8, strtoul(argv[3], NULL, 0));
+            memset(b + 12, 0, 20);
+            b[32] = 0x81; b[33] = 203; wb16(b + 34, 1); wb32(b + 36, me);
+            if (send_to(fd, atoi(argv[2]), b, 40) != 40)
+                return 1;
+            usleep(1000);
+        }
+        return 0;
     }
     if (argc >= 5 && !strcmp(argv[1], "fir")) {
         b[0] = 0x80 | 4; b[1] = 206; wb16(b + 2, 4);

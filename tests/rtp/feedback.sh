@@ -260,6 +260,31 @@ test_restart() {
     note "receiver killed after 10 s, restarted 1.5 s later: the first decoded $n1 frames; the new one asked for a keyframe itself and decoded $n2 frames, none broken"
 }
 
+# leavers: 16 receivers report and leave (BYE), filling the sender's table
+# of receivers; a 17th that asks for a keyframe must still be heard (the
+# place of one that left is taken)
+test_leavers() {
+    ports
+    relay lv 0 1 0
+    live_sender lv 4 -keyframe_min_interval 0 &
+    local send_pid=$! t
+    sleep 1
+    "$tools/rtcpinject" byes "$((p_send + 1))" "$SSRC" 16
+    sleep 0.3
+    t=$("$tools/rtcpinject" pli "$((p_send + 1))" "$SSRC")
+    wait "$send_pid" || die "sender failed"
+    wait "$relay_pid"
+    local pli req n byes
+    pli=$(json "$work/lv.json" pli); req=$(json "$work/lv.json" keyframe_requests)
+    n=$(grep -o '"ssrc":[0-9]*,"reports"' "$work/lv.json" | wc -l)
+    byes=$(grep -o '"bye":true' "$work/lv.json" | wc -l)
+    note "16 receivers that left, then a new one's PLI: PLI $pli, keyframe requests $req; $n receivers in the table, $byes of them gone"
+    [ "${pli:-0}" = 1 ] && [ "${req:-0}" = 1 ] || die "the new receiver's PLI was not heard (PLI ${pli:-none}, requests ${req:-none})"
+    [ "$n" = 16 ] && [ "$byes" = 15 ] || die "$n receivers in the table, $byes gone: 16 and 15 expected"
+    read -r frames _ < <(idr_after "$work/lv.pcap" "$p_relay" "$t") || die "no IDR after the PLI"
+    [ "$frames" -le 1 ] || die "the IDR came $frames frames after the PLI"
+}
+
 test_hostile() {
     ports
     relay ho 0 1 0
@@ -663,7 +688,7 @@ test_gst_restart() {
 
 mkinputs
 case "$what" in
-    recovery|keyframe|kfinterval|stats|restart|hostile|nack|sdp|budget|remb|history|repeat|firstsecond) "test_$what" ;;
+    recovery|keyframe|kfinterval|stats|restart|hostile|leavers|nack|sdp|budget|remb|history|repeat|firstsecond) "test_$what" ;;
     gst-recovery|gst-pli|gst-restart|gst-rtx|gst-stats) "test_${what/-/_}" ;;
     *) die "unknown test $what" ;;
 esac
