@@ -111,6 +111,7 @@ typedef struct LCVRTPSenderStats {
     int64_t  acked_bitrate;     ///< bit/s the receiver got, from transport feedback; 0: unknown
     int      cc_state;          ///< the rate controller: 0 hold, 1 increase, 2 decrease
     double   cc_delay_trend;    ///< the delay detector's modified trend (ms; > threshold: overuse)
+    uint64_t rtcp_foreign;      ///< RTCP datagrams from others than the peer (muxer option rtcp_from): dropped
 } LCVRTPSenderStats;
 
 struct AVFormatContext;

@@ -40,7 +40,12 @@
  *   the loss-based rate by half the fraction lost (at most once per RTT +
  *   300 ms, and not below 0.85 x the acknowledged rate: the losses reported
  *   lag the cuts), less than 2 % lets it grow 8 % a second.
- * - The target is the smallest of the two, and of a receiver's REMB.
+ * - The target is the smallest of the two, and of a receiver's REMB. A
+ *   REMB holds FF_RTPCC_REMB_TIMEOUT after the last one (a receiver that
+ *   means it sends one every second or more often), and a REMB below the
+ *   target brings it down at most by half every FF_RTPCC_REMB_HALVING (a
+ *   single REMB, spoofed or wrong, cannot take the rate to its floor at
+ *   once); a REMB above the cap raises the cap at once.
  */
 
 #include <math.h>
@@ -120,6 +125,9 @@ struct FFRTPCC {
     double loss;
 
     int64_t remb;                   ///< bit/s, 0 none
+    int64_t remb_time;              ///< µs, the last REMB
+    double remb_cap;                ///< bit/s the REMB lets through now, on its way down to remb
+    int64_t remb_cap_time;
     FFRTPCCStats st;
 };
 
@@ -436,10 +444,27 @@ static void loss_packet(FFRTPCC *cc, int lost, int64_t now)
 
 /* ---- input ---- */
 
+/* the REMB cap at now: gone after the timeout, halving towards the REMB */
+static void remb_update(FFRTPCC *cc, int64_t now)
+{
+    if (!cc->remb)
+        return;
+    if (now - cc->remb_time > FF_RTPCC_REMB_TIMEOUT) {
+        cc->remb = 0;
+        cc->st.remb_expired++;
+        return;
+    }
+    if (now > cc->remb_cap_time)
+        cc->remb_cap = FFMAX(cc->remb, cc->remb_cap * exp2(-(double)(now - cc->remb_cap_time) /
+                                                           FF_RTPCC_REMB_HALVING));
+    cc->remb_cap_time = FFMAX(cc->remb_cap_time, now);
+}
+
 void ff_rtpcc_feedback(FFRTPCC *cc, const FFRTPCCPacket *pkts, int nb, int64_t now)
 {
     int64_t latest = INT64_MIN;
 
+    remb_update(cc, now);
     cc->st.feedbacks++;
     for (int i = 0; i < nb; i++) {
         const FFRTPCCPacket *p = &pkts[i];
@@ -457,13 +482,32 @@ void ff_rtpcc_feedback(FFRTPCC *cc, const FFRTPCCPacket *pkts, int nb, int64_t n
 
 void ff_rtpcc_loss_report(FFRTPCC *cc, double fraction, int64_t now)
 {
+    remb_update(cc, now);
     cc->st.loss_reports++;
     loss_update(cc, av_clipd(fraction, 0, 1), now);
 }
 
 void ff_rtpcc_remb(FFRTPCC *cc, int64_t bitrate, int64_t now)
 {
-    cc->remb = bitrate;
+    double below = FFMIN(cc->rate, cc->loss_rate);
+
+    remb_update(cc, now);
+    if (bitrate <= 0)
+        return;
+    /* the first (or the first after one expired) starts from the target */
+    if (!cc->remb) {
+        cc->remb_cap      = below;
+        cc->remb_cap_time = now;
+    }
+    cc->remb      = bitrate;
+    cc->remb_time = now;
+    if (bitrate >= cc->remb_cap)
+        cc->remb_cap = bitrate;
+}
+
+void ff_rtpcc_update(FFRTPCC *cc, int64_t now)
+{
+    remb_update(cc, now);
 }
 
 void ff_rtpcc_rtt(FFRTPCC *cc, int64_t rtt)
@@ -477,7 +521,7 @@ int64_t ff_rtpcc_target(const FFRTPCC *cc)
     double t = FFMIN(cc->rate, cc->loss_rate);
 
     if (cc->remb > 0)
-        t = FFMIN(t, cc->remb);
+        t = FFMIN(t, cc->remb_cap);
     return av_clip64(llrint(t), cc->cfg.min_bitrate, cc->cfg.max_bitrate);
 }
 

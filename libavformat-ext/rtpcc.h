@@ -66,6 +66,7 @@ typedef struct FFRTPCCStats {
     uint64_t loss_reports;      ///< RR loss fractions consumed (no transport feedback)
     uint64_t overuses;          ///< times the detector signalled overuse
     uint64_t decreases;         ///< rate decreases (delay or loss)
+    uint64_t remb_expired;      ///< REMB caps dropped: no new REMB within FF_RTPCC_REMB_TIMEOUT
 } FFRTPCCStats;
 
 typedef struct FFRTPCC FFRTPCC;
@@ -82,8 +83,18 @@ void ff_rtpcc_feedback(FFRTPCC *cc, const FFRTPCCPacket *pkts, int nb, int64_t n
 /** An RR's fraction lost (0..1), for receivers that send no transport feedback. */
 void ff_rtpcc_loss_report(FFRTPCC *cc, double fraction, int64_t now);
 
-/** A receiver's REMB: the target never goes above it. */
+#define FF_RTPCC_REMB_TIMEOUT 5000000  ///< µs a REMB holds without a new one
+#define FF_RTPCC_REMB_HALVING  500000  ///< µs a REMB cut takes to halve the target, at the fastest
+
+/**
+ * A receiver's REMB: the target goes no higher, after a descent of at most
+ * half per FF_RTPCC_REMB_HALVING from where it was; it holds
+ * FF_RTPCC_REMB_TIMEOUT after the last REMB.
+ */
 void ff_rtpcc_remb(FFRTPCC *cc, int64_t bitrate, int64_t now);
+
+/** The clock alone moved (no feedback): the REMB's descent and timeout. */
+void ff_rtpcc_update(FFRTPCC *cc, int64_t now);
 
 /** The round trip time (µs), for the response time of the rate controller. */
 void ff_rtpcc_rtt(FFRTPCC *cc, int64_t rtt);

@@ -200,6 +200,7 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
             .bit_rate       = s1->streams[0]->codecpar->bit_rate,
             .dscp           = e->dscp,
             .twcc           = e->twcc_log,
+            .rtcp_from      = e->rtcp_from,
         };
         ret = ff_rtp_sender_open(&e->sender, s1, s1->pb, &cfg);
         if (ret < 0) {

@@ -37,6 +37,7 @@ typedef struct FFRTPEncExt {
     uint64_t access_units;      ///< write_packet calls that sent something
 
     int feedback;               ///< read RTCP: stats, NACK, PLI/FIR; AVPF in the SDP
+    int rtcp_from;              ///< whose RTCP counts: enum FFRTPPeerCheck
     int nack;
     int nack_history;           ///< ms
     int rtx_pt;
@@ -81,6 +82,17 @@ typedef struct FFRTPEncExt {
       -1, UINT32_MAX, AV_OPT_FLAG_ENCODING_PARAM },                                     \
     { "feedback", "read RTCP from receivers: statistics, NACK, PLI and FIR; RTP/AVPF in the SDP", \
       offsetof(ctx, field.feedback), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, AV_OPT_FLAG_ENCODING_PARAM }, \
+    { "rtcp_from", "whose RTCP feedback is acted on; the rest is counted and dropped", \
+      offsetof(ctx, field.rtcp_from), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, 2,           \
+      AV_OPT_FLAG_ENCODING_PARAM, .unit = "rtcp_from" },                                \
+    { "auto", "host to a unicast destination, any to a multicast group", 0, AV_OPT_TYPE_CONST, \
+      { .i64 = -1 }, 0, 0, AV_OPT_FLAG_ENCODING_PARAM, .unit = "rtcp_from" },           \
+    { "any",  "anyone (stock FFmpeg)", 0, AV_OPT_TYPE_CONST,                           \
+      { .i64 = 0 }, 0, 0, AV_OPT_FLAG_ENCODING_PARAM, .unit = "rtcp_from" },            \
+    { "host", "the address RTP or RTCP goes to, from any port", 0, AV_OPT_TYPE_CONST,  \
+      { .i64 = 1 }, 0, 0, AV_OPT_FLAG_ENCODING_PARAM, .unit = "rtcp_from" },            \
+    { "peer", "the address and port RTP or RTCP goes to", 0, AV_OPT_TYPE_CONST,        \
+      { .i64 = 2 }, 0, 0, AV_OPT_FLAG_ENCODING_PARAM, .unit = "rtcp_from" },            \
     { "nack", "answer NACKs from the history of sent packets",                         \
       offsetof(ctx, field.nack), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, AV_OPT_FLAG_ENCODING_PARAM }, \
     { "nack_history", "how long sent packets stay available for NACKs, in ms",         \

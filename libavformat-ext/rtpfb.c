@@ -481,13 +481,14 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
     ff_rtp_sender_get_stats(fb->sender, &ss);
 
     av_log(fb->logctx, AV_LOG_VERBOSE,
-           "RTCP%s: %"PRIu64" packets sent, %"PRIu64" SRs; %"PRIu64" RTCP in (%"PRIu64" malformed); "
+           "RTCP%s: %"PRIu64" packets sent, %"PRIu64" SRs; %"PRIu64" RTCP in (%"PRIu64" malformed), "
+           "%"PRIu64" from others dropped; "
            "NACKs %"PRIu64" for %"PRIu64" packets: %"PRIu64" resent, %"PRIu64" not in history "
            "(%d not sent yet), %d again within a round trip (not resent), "
            "%"PRIu64" over budget; PLI %"PRIu64", FIR %"PRIu64", keyframe requests %"PRIu64" "
            "(%d NACKs the history could not answer asked for one); %d tail probes\n",
            final ? " (final)" : "", ss.packets, st->sr_sent, st->rtcp_received, st->rtcp_malformed,
-           st->nack_packets, st->nacked, st->retransmitted, st->nack_missed, fb->nack_ahead, fb->nack_early,
+           ss.rtcp_foreign, st->nack_packets, st->nacked, st->retransmitted, st->nack_missed, fb->nack_ahead, fb->nack_early,
            st->nack_rate_limited, st->pli, st->fir, st->keyframe_requests, fb->kf_unrepairable,
            fb->tail_probes);
     if (ss.paced_bursts)
@@ -521,6 +522,7 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
     av_bprintf(bp,
                "{\"time_us\":%"PRId64",\"ssrc\":%"PRIu32",\"packets\":%"PRIu64",\"octets\":%"PRIu64","
                "\"sr_sent\":%"PRIu64",\"rtcp_received\":%"PRIu64",\"rtcp_malformed\":%"PRIu64","
+               "\"rtcp_foreign\":%"PRIu64","
                "\"nack_packets\":%"PRIu64",\"nacked\":%"PRIu64",\"retransmitted\":%"PRIu64","
                "\"retransmitted_octets\":%"PRIu64",\"nack_missed\":%"PRIu64",\"nack_rate_limited\":%"PRIu64","
                "\"pli\":%"PRIu64",\"fir\":%"PRIu64",\"keyframe_requests\":%"PRIu64","
@@ -528,7 +530,7 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
                "\"pace_delay_max_ms\":%.2f,\"pace_bursts\":%"PRIu64",\"pace_forced_drains\":%"PRIu64","
                "\"send_syscalls\":%"PRIu64",\"final\":%s,",
                now, st->ssrc, ss.packets, ss.payload_bytes, st->sr_sent, st->rtcp_received,
-               st->rtcp_malformed, st->nack_packets, st->nacked, st->retransmitted,
+               st->rtcp_malformed, ss.rtcp_foreign, st->nack_packets, st->nacked, st->retransmitted,
                st->retransmitted_octets, st->nack_missed, st->nack_rate_limited, st->pli,
                st->fir, st->keyframe_requests, ss.pace_rate, ss.delay_p50_ms, ss.delay_p95_ms,
                ss.delay_max_ms, ss.paced_bursts, ss.forced_drains, ss.syscalls,
@@ -600,6 +602,12 @@ static int64_t on_tick(void *opaque, int64_t now)
     next = fb->next_sr ? fb->next_sr : now + 20000;
     if (fb->cfg.stats_interval > 0)
         next = FFMIN(next, fb->next_stats);
+    if (fb->cc) {
+        /* a REMB's descent and timeout go on without feedback */
+        ff_rtpcc_update(fb->cc, now);
+        cc_update(fb, -1, 0, now);
+        next = FFMIN(next, now + 100000);
+    }
     pthread_mutex_unlock(&fb->lock);
     return next;
 }
@@ -761,8 +769,9 @@ void ff_rtpfb_get_stats(FFRTPFeedback *fb, LCVRTPSenderStats *st)
     }
     pthread_mutex_unlock(&fb->lock);
     /* what the SRs say: one count, the sender's */
-    st->packets = ss.packets;
-    st->octets  = ss.payload_bytes;
+    st->packets      = ss.packets;
+    st->octets       = ss.payload_bytes;
+    st->rtcp_foreign = ss.rtcp_foreign;
 }
 
 int ff_rtpfb_get_receiver_stats(FFRTPFeedback *fb, int i, LCVRTPReceiverStats *st)

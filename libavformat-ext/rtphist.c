@@ -43,7 +43,8 @@ struct FFRTPHist {
     int start, count;
     int64_t bytes;
     int32_t media_limit;        ///< history_ms in RTP timestamp units
-    double tokens;
+    double tokens;              ///< bytes the budget has left
+    double ptokens;             ///< datagrams it has left
     int64_t tokens_time;
     uint16_t rtx_seq;
     uint8_t *rtx_buf;
@@ -168,7 +169,7 @@ enum FFRTPHistAnswer ff_rtp_hist_nack(FFRTPHist *h, uint16_t seq, int64_t now, d
                                       int64_t min_rtt, const uint8_t **pkt, int *len)
 {
     HistEntry *e;
-    double rate, cap;
+    double rate, cap, mean;
     int idx, size;
 
     if (!h->count || (idx = (uint16_t)(seq - h->e[h->start].seq)) >= h->count) {
@@ -196,13 +197,20 @@ enum FFRTPHistAnswer ff_rtp_hist_nack(FFRTPHist *h, uint16_t seq, int64_t now, d
      * at first */
     rate = media_rate * h->cfg.max_share;
     cap  = FFMAX(rate / 4, FF_RTP_HIST_MIN_BURST * (h->cfg.max_packet + 2));
-    h->tokens = h->tokens_time ? FFMIN(cap, h->tokens + rate * (now - h->tokens_time) / 1e6)
-                               : cap;
+    /* and in datagrams: as many as the bytes make in packets of the
+     * history's mean size (a flood of NACKs for the small packets alone
+     * took four times the media's packet rate within the bytes) */
+    mean  = h->count ? FFMAX((double)h->bytes / h->count, 12) : h->cfg.max_packet;
+    h->tokens  = h->tokens_time ? FFMIN(cap, h->tokens + rate * (now - h->tokens_time) / 1e6)
+                                : cap;
+    h->ptokens = h->tokens_time ? FFMIN(cap / mean, h->ptokens + rate / mean * (now - h->tokens_time) / 1e6)
+                                : cap / mean;
     h->tokens_time = now;
     size = e->size + (h->cfg.rtx_pt >= 0 ? 2 : 0);
-    if (h->tokens < size)
+    if (h->tokens < size || h->ptokens < 1)
         return FF_RTP_HIST_OVER_BUDGET;
-    h->tokens -= size;
+    h->tokens  -= size;
+    h->ptokens -= 1;
     build(h, e, pkt, len);
     return FF_RTP_HIST_RESEND;
 }

@@ -30,7 +30,8 @@
  * time) or when it is full; their buffers go back to the sender's pool.
  * A NACK is answered from the buffer (plain), or rebuilt into one scratch
  * buffer as RFC 4588 RTX. A token bucket refilled at max_share of the media
- * rate limits what is resent. Logic only: `now` and the media rate come with
+ * rate limits what is resent, in bytes and in datagrams (as many as those
+ * bytes make in packets of the history's mean size). Logic only: `now` and the media rate come with
  * each call, and the caller sends and locks.
  */
 
@@ -77,7 +78,8 @@ void ff_rtp_hist_add(FFRTPHist *h, AVBufferRef **bufs, const int *sizes, int nb,
 
 /**
  * A NACK for seq at now.
- * @param media_rate bytes/s of media lately (the budget's refill is max_share of it)
+ * @param media_rate bytes/s of media lately (the budget's refill is max_share of it,
+ *                   in bytes and in datagrams of the history's mean size)
  * @param min_rtt    µs, the shortest round trip of any receiver (0: none yet)
  * @param pkt, len   with FF_RTP_HIST_RESEND, the packet to send (valid until
  *                   the next call), charged to the budget

@@ -219,6 +219,7 @@ static int open_common(FFRTPSender **ps, void *logctx, const SendSocket *rtp,
     s->rw_timeout  = rw_timeout;
     s->max_size    = max_size;
     s->cfg         = *cfg;
+    s->cfg.rtcp_from = ff_rtp_peer_resolve(cfg->rtcp_from, &s->rtcp.dest);
     if ((ret = pthread_mutex_init(&s->lock, NULL))) {
         av_free(s);
         return AVERROR(ret);

@@ -49,6 +49,7 @@ typedef struct FFRTPSendStats {
     uint64_t eagain;        ///< EAGAIN/EWOULDBLOCK: waited for the socket, then retried
     uint64_t enobufs;       ///< ENOBUFS: waited, then retried
     uint64_t econnrefused;  ///< ECONNREFUSED (ICMP port unreachable): retried
+    uint64_t rtcp_foreign;  ///< RTCP datagrams from an address other than the peer's: dropped
     uint64_t dropped;       ///< packets given up after repeated refusals
     uint64_t fallbacks;     ///< switches to a simpler mode after a failed send
     /* pacing (all 0 with pacing off) */
@@ -108,6 +109,12 @@ typedef struct FFRTPSendConfig {
      */
     int (*incoming)(void *opaque, uint8_t *buf, int len, int size);
     void *incoming_opaque;
+    /**
+     * Whose RTCP reaches incoming() and the client, enum FFRTPPeerCheck
+     * (rtppeer.h): 0 (FF_RTP_PEER_ANY) all of it; connected sockets need
+     * no check. The rest is counted in rtcp_foreign and dropped.
+     */
+    int rtcp_from;
 } FFRTPSendConfig;
 
 /**

@@ -40,6 +40,7 @@
 #include "avio.h"
 #include "network.h"
 #include "rtppacer.h"
+#include "rtppeer.h"
 #include "rtprate.h"
 #include "rtpsend.h"
 

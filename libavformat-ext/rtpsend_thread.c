@@ -244,11 +244,32 @@ int ff_rtp_sender_drain(FFRTPSender *s, int64_t timeout)
 
 /* ---- the thread: pacing, and the client's RTCP and timers ---- */
 
+/* a datagram from someone not the peer: counted and dropped; the first
+ * logged at warning level, as it may be the peer's RTCP from a port the
+ * check does not expect */
+static void foreign_rtcp(FFRTPSender *s, const struct sockaddr_storage *from)
+{
+    char a[80], p[80];
+    uint64_t n;
+
+    pthread_mutex_lock(&s->lock);
+    n = ++s->st.rtcp_foreign;
+    pthread_mutex_unlock(&s->lock);
+    av_log(s->logctx, n == 1 ? AV_LOG_WARNING : AV_LOG_DEBUG,
+           "RTCP from %s dropped: not the peer %s (rtcp_from %s)%s\n",
+           ff_rtp_peer_str(from, a, sizeof(a)), ff_rtp_peer_str(&s->rtcp.dest, p, sizeof(p)),
+           s->cfg.rtcp_from == FF_RTP_PEER_EXACT ? "peer" : "host",
+           n == 1 ? "; -rtcp_from any takes RTCP from anyone" : "");
+}
+
 static void read_rtcp(FFRTPSender *s)
 {
     /* whatever is there, at most 64 datagrams */
     for (int i = 0; i < 64; i++) {
-        int len = recv(s->rtcp.fd, s->rtcp_in, sizeof(s->rtcp_in), MSG_DONTWAIT);
+        struct sockaddr_storage from;
+        socklen_t from_len = sizeof(from);
+        int len = recvfrom(s->rtcp.fd, s->rtcp_in, sizeof(s->rtcp_in), MSG_DONTWAIT,
+                           (struct sockaddr *)&from, &from_len);
         if (len < 0) {
             if (errno == ECONNREFUSED) {
                 pthread_mutex_lock(&s->lock);
@@ -257,6 +278,12 @@ static void read_rtcp(FFRTPSender *s)
                 continue;
             }
             break;
+        }
+        /* feedback steers the rate, keyframes and resends: the peer's only */
+        if (s->cfg.rtcp_from != FF_RTP_PEER_ANY && !s->rtcp.connected &&
+            !ff_rtp_peer_allowed(s->cfg.rtcp_from, &from, &s->rtp.dest, &s->rtcp.dest)) {
+            foreign_rtcp(s, &from);
+            continue;
         }
         /* the caller's first (SRTCP, or what else shares the socket) */
         if (s->cfg.incoming &&

@@ -29,6 +29,7 @@ run rtppacer "$b/ffmpeg/libavformat/tests/rtppacer"
 run rtphist "$b/ffmpeg/libavformat/tests/rtphist"
 run rtpnack "$b/ffmpeg/libavformat/tests/rtpnack"
 run rtpjoin "$b/ffmpeg/libavformat/tests/rtpjoin"
+run rtppeer "$b/ffmpeg/libavformat/tests/rtppeer"
 # clang builds the C kernels for AVX2 too (a target attribute, where GCC
 # takes a pragma): the fragment above ran them on an AVX2 host
 run toi420-c-avx2-clang sh -c 'nm "$1/libavfilter/libavfilter.a" 2>/dev/null |

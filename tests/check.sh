@@ -218,7 +218,7 @@ echo "   receivers: FFmpeg's RTP demuxer and GStreamer's rtpbin (127.0.0.1)"
 # machine): build it now, not while the first receiver should be starting
 # (on a new machine gst-recovery lost the stream's first frames to it)
 gst-inspect-1.0 rtpbin > /dev/null 2>&1 || echo "    gst-inspect-1.0 rtpbin failed (GStreamer tests will say why)"
-for t in sdp nack history repeat firstsecond budget remb recovery keyframe kfinterval stats restart hostile leavers gst-recovery gst-rtx gst-stats gst-pli gst-restart; do
+for t in sdp nack history repeat firstsecond budget remb recovery keyframe kfinterval stats restart hostile leavers spoof gst-recovery gst-rtx gst-stats gst-pli gst-restart; do
     run "rtp-feedback-$t" "$top/tests/rtp/feedback.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-feedback-$t.log"
 done
@@ -301,6 +301,7 @@ run valgrind-rtppacer $vg "$ffb/libavformat/tests/rtppacer"
 run valgrind-rtphist $vg "$ffb/libavformat/tests/rtphist"
 run valgrind-rtpnack $vg "$ffb/libavformat/tests/rtpnack"
 run valgrind-rtpjoin $vg "$ffb/libavformat/tests/rtpjoin"
+run valgrind-rtppeer $vg "$ffb/libavformat/tests/rtppeer"
 run valgrind-rtp $vg "$ffb/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=160x120:r=25:d=1 \
     -c:v libx264 -preset ultrafast -f rtp -rtpflags send_bye "rtp://127.0.0.1:$("$build/tests/freeport")?pkt_size=200"
 run valgrind-ffmpeg $vg "$ffb/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=97x61:r=10,format=nv21 \

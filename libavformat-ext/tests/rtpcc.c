@@ -351,8 +351,59 @@ static void rr_fallback(void)
            low / 1e6, high / 1e6);
     CHECK(low < 1500000 && low >= cfg.min_bitrate, "25 %% loss: target %"PRId64, low);
     CHECK(high == cfg.max_bitrate, "no loss: target %"PRId64" did not recover", high);
+    ff_rtpcc_free(&cc);
+}
+
+/* REMB: a cap that comes down at most by half per 500 ms from the target,
+ * goes up at once, and holds 5 s after the last one; the expected values
+ * follow from those figures */
+static void remb_cap(void)
+{
+    FFRTPCCConfig cfg = { .min_bitrate = 100000, .max_bitrate = 4000000, .start_bitrate = 4000000 };
+    FFRTPCC *cc = ff_rtpcc_alloc(&cfg);
+    int64_t t = 1000000, v[5];
+
+    /* a receiver that asks for 1.5 Mbit/s every 200 ms for 2 s: 4 -> 2 (0.5 s)
+     * -> 1.5 (its REMB, 1 s) */
     ff_rtpcc_remb(cc, 1500000, t);
-    CHECK(ff_rtpcc_target(cc) == 1500000, "REMB does not cap the target");
+    v[0] = ff_rtpcc_target(cc);
+    ff_rtpcc_update(cc, t + 500000);
+    v[1] = ff_rtpcc_target(cc);
+    for (int i = 1; i <= 10; i++)
+        ff_rtpcc_remb(cc, 1500000, t + i * 200000);
+    v[2] = ff_rtpcc_target(cc);
+    CHECK(v[0] == 4000000, "the first REMB cut the target at once to %"PRId64, v[0]);
+    CHECK(llabs(v[1] - 2000000) <= 1000, "500 ms after a REMB: %"PRId64", 2000000 expected", v[1]);
+    CHECK(v[2] == 1500000, "REMB 1.5 Mbit/s for 2 s: target %"PRId64, v[2]);
+    /* higher at once */
+    ff_rtpcc_remb(cc, 3000000, t + 2100000);
+    v[3] = ff_rtpcc_target(cc);
+    CHECK(v[3] == 3000000, "a higher REMB: target %"PRId64", 3000000 expected", v[3]);
+    /* one REMB of 150 kbit/s (spoofed, or wrong) and no more: 3 -> 0.75
+     * after 1 s, the floor of 150 k from 2.2 s (3 / 2^4.32), then gone
+     * 5 s after it: the target is back at 4 */
+    t += 2200000;
+    ff_rtpcc_remb(cc, 150000, t);
+    ff_rtpcc_update(cc, t + 1000000);
+    v[0] = ff_rtpcc_target(cc);
+    ff_rtpcc_update(cc, t + 3000000);
+    v[1] = ff_rtpcc_target(cc);
+    ff_rtpcc_update(cc, t + FF_RTPCC_REMB_TIMEOUT);
+    v[2] = ff_rtpcc_target(cc);
+    ff_rtpcc_update(cc, t + FF_RTPCC_REMB_TIMEOUT + 1);
+    v[3] = ff_rtpcc_target(cc);
+    {
+        FFRTPCCStats st;
+        ff_rtpcc_get_stats(cc, &st);
+        v[4] = st.remb_expired;
+    }
+    printf("REMB: 4 -> %.2f -> %.2f Mbit/s in 0.5 and 2 s; one of 0.15 from 3: %.2f after 1 s, "
+           "%.2f after 3 s, %.2f after 5 s and 1 us (expired %"PRId64")\n",
+           2000000 / 1e6, 1.5, v[0] / 1e6, v[1] / 1e6, v[3] / 1e6, v[4]);
+    CHECK(llabs(v[0] - 750000) <= 1000, "1 s after a REMB of 150 k from 3 M: %"PRId64", 750000 expected", v[0]);
+    CHECK(v[1] == 150000 && v[2] == 150000, "the REMB's floor: %"PRId64" and %"PRId64, v[1], v[2]);
+    CHECK(v[3] == 4000000 && v[4] == 1, "the REMB did not expire: target %"PRId64", %"PRId64" expired",
+          v[3], v[4]);
     ff_rtpcc_free(&cc);
 }
 
@@ -364,6 +415,7 @@ int main(int argc, char **argv)
     random_loss(0.01, 0);
     random_loss(0.20, 1);
     rr_fallback();
+    remb_cap();
     if (failures) {
         printf("%d failures\n", failures);
         return 1;

@@ -236,8 +236,35 @@ static void test_budget(void)
         CHECK(n == 9, "max_share 0: %d resends, 9 (9,616 bytes) expected", n);
         ff_rtp_hist_free(&h);
     }
+    /* datagrams as well as bytes: 1200- and 100-byte packets in turn (mean
+     * 650 bytes), 650 kB/s of media x 0.3: 48,750 bytes, 75 datagrams. NACKs
+     * for the small ones alone: 75 (bytes alone would give 487); for the
+     * big ones: 40 (48,750 / 1,200), the bytes */
+    for (int big = 0; big < 2; big++) {
+        FFRTPHist *h = hist(-1, 1000, 0.3);
+        for (int i = 0; i < 1000; i++) {
+            int size = i & 1 ? 100 : 1200;
+            AVBufferRef *b = packet(i, 90 * i, 0, 0, size);
+            ff_rtp_hist_add(h, &b, &size, 1, 1000LL * i);
+            av_buffer_unref(&b);
+        }
+        for (n = 0; n < 600; n++)
+            if (ff_rtp_hist_nack(h, 200 + 2 * n + !big, 1000000, 650e3, 0, &pkt, &len) != FF_RTP_HIST_RESEND)
+                break;
+        CHECK(n == (big ? 40 : 75), "%s packets: %d resends at once, %d expected",
+              big ? "1200-byte" : "100-byte", n, big ? 40 : 75);
+        /* 100 ms later: 19,500 bytes more, 30 datagrams of 650 (the bytes
+         * alone would be 195 small ones) */
+        if (!big) {
+            int m = 0;
+            for (int k = 0; k < 100; k++)
+                m += ff_rtp_hist_nack(h, 200 + 2 * (n + k) + 1, 1100000, 650e3, 0, &pkt, &len) == FF_RTP_HIST_RESEND;
+            CHECK(m == 30, "%d small resends after 100 ms of refill, 30 expected", m);
+        }
+        ff_rtp_hist_free(&h);
+    }
     printf("budget: 75 of 1000 bytes at 1 MB/s x 0.3, then 3 per 10 ms, full again not fuller; "
-           "9 at the 8-packet floor\n");
+           "9 at the 8-packet floor; 75 small datagrams where bytes alone allow 487, 40 big\n");
 }
 
 int main(void)

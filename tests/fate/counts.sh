@@ -9,8 +9,8 @@
 #   n_all     FFmpeg's sample-free suite with ours, default configure profile
 # Set series (9.0, 7.1) before sourcing: FFmpeg's own suite differs.
 n_toi420=72
-n_ext=81
+n_ext=82
 case ${series:-9.0} in
-7.1) n_all=1697 ;;
-*)   n_all=2972 ;;
+7.1) n_all=1698 ;;
+*)   n_all=2973 ;;
 esac

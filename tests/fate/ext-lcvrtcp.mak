@@ -66,3 +66,13 @@ fate-rtpjoin: CMP = null
 
 FATE += $(FATE_RTPJOIN)
 fate-ext: $(FATE_RTPJOIN)
+
+# Whose RTCP a sender acts on and which source a receiver answers
+# (libavformat/rtppeer.c), with addresses built by hand.
+FATE_RTPPEER-$(CONFIG_NETWORK) += fate-rtppeer
+fate-rtppeer: libavformat/tests/rtppeer$(EXESUF)
+fate-rtppeer: CMD = run libavformat/tests/rtppeer$(EXESUF)
+fate-rtppeer: CMP = null
+
+FATE += $(FATE_RTPPEER-yes)
+fate-ext: $(FATE_RTPPEER-yes)

@@ -39,6 +39,14 @@
  *       EVERY packets as it arrives (the start of the first keyframe), then
  *       counts for 500 ms the copies that come again. Prints "nacked N
  *       resent M".
+ *   rtcpinject spoof PORT MEDIA_SSRC SEQ DURATION_MS EVERY_MS
+ *       What a third party would send to steer a sender: every EVERY_MS for
+ *       DURATION_MS one compound to 127.0.0.1:PORT of an RR, a REMB of
+ *       150 kbit/s, a PLI, a FIR (a new sequence number each time) and a
+ *       NACK for the 1,088 sequence numbers from SEQ. Prints "sent N
+ *       received M", M the datagrams that came back to its address.
+ *   rtcpinject bye PORT SSRC
+ *       One compound of an RR and a BYE naming SSRC.
  *   rtcpinject garbage PORT COUNT SEED
  *       COUNT malformed datagrams: random bytes, bad versions, lengths past
  *       the end, truncated feedback, zero lengths, huge report counts.
@@ -159,6 +167,73 @@ int main(int argc, char **argv)
 
     if (fd < 0)
         return 1;
+    if (getenv("RTCPINJECT_FROM")) {
+        struct sockaddr_in a = { .sin_family = AF_INET };
+        if (inet_pton(AF_INET, getenv("RTCPINJECT_FROM"), &a.sin_addr) != 1 ||
+            (ntohl(a.sin_addr.s_addr) >> 24) != 127 ||
+            bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
+            fprintf(stderr, "rtcpinject: RTCPINJECT_FROM %s: not a usable 127.0.0.0/8 address\n",
+                    getenv("RTCPINJECT_FROM"));
+            return 1;
+        }
+    }
+    if (argc >= 7 && !strcmp(argv[1], "spoof")) {
+        uint32_t media = strtoul(argv[3], NULL, 0);
+        unsigned seq = strtoul(argv[4], NULL, 0);
+        int64_t end = now_us() + atoll(argv[5]) * 1000, every = atoll(argv[6]) * 1000;
+        int sent = 0, got = 0, n;
+        uint8_t r[1500];
+        uint64_t br = 150000;
+        int exp = 0;
+        if (every < 10000 || atoll(argv[5]) > 60000)
+            return 1;
+        while (br >> exp > 0x3ffff)
+            exp++;
+        for (int k = 0; k < 600 && now_us() < end; k++) {
+            uint8_t *q = b;
+            /* RR, no report block */
+            q[0] = 0x80; q[1] = 201; wb16(q + 2, 1); wb32(q + 4, OUR_SSRC + 7); q += 8;
+            /* REMB */
+            q[0] = 0x80 | 15; q[1] = 206; wb16(q + 2, 5);
+            wb32(q + 4, OUR_SSRC + 7); wb32(q + 8, 0); memcpy(q + 12, "REMB", 4);
+            q[16] = 1; q[17] = exp << 2 | (uint32_t)(br >> exp) >> 16;
+            wb16(q + 18, (br >> exp) & 0xffff); wb32(q + 20, media); q += 24;
+            /* PLI */
+            q[0] = 0x80 | 1; q[1] = 206; wb16(q + 2, 2);
+            wb32(q + 4, OUR_SSRC + 7); wb32(q + 8, media); q += 12;
+            /* FIR, a new request each time */
+            q[0] = 0x80 | 4; q[1] = 206; wb16(q + 2, 4);
+            wb32(q + 4, OUR_SSRC + 7); wb32(q + 8, 0); wb32(q + 12, media);
+            q[16] = k; q[17] = q[18] = q[19] = 0; q += 20;
+            /* generic NACK: 64 items of 17 */
+            q[0] = 0x80 | 1; q[1] = 205; wb16(q + 2, 2 + 64);
+            wb32(q + 4, OUR_SSRC + 7); wb32(q + 8, media);
+            for (int i = 0; i < 64; i++) {
+                wb16(q + 12 + 4 * i, (seq + 17 * i) & 0xffff);
+                wb16(q + 14 + 4 * i, 0xffff);
+            }
+            q += 12 + 4 * 64;
+            n = q - b;
+            if (send_to(fd, atoi(argv[2]), b, n) != n)
+                return 1;
+            sent++;
+            /* whatever comes back to this address meanwhile: a receiver
+             * that sends its RTCP to whoever wrote last */
+            for (int64_t t = now_us(), until = t + every; t < until; t = now_us()) {
+                struct pollfd p = { .fd = fd, .events = POLLIN };
+                if (poll(&p, 1, (until - t + 999) / 1000) > 0 && recv(fd, r, sizeof(r), 0) > 0)
+                    got++;
+            }
+        }
+        printf("sent %d received %d\n", sent, got);
+        return 0;
+    }
+    if (argc >= 4 && !strcmp(argv[1], "bye")) {
+        /* a compound: an RR without report blocks, then a BYE naming SSRC */
+        b[0] = 0x80; b[1] = 201; wb16(b + 2, 1); wb32(b + 4, OUR_SSRC + 7);
+        b[8] = 0x81; b[9] = 203; wb16(b + 10, 1); wb32(b + 12, strtoul(argv[3], NULL, 0));
+        return send_to(fd, atoi(argv[2]), b, 16) != 16;
+    }
     if (argc >= 4 && !strcmp(argv[1], "pli")) {
         b[0] = 0x80 | 1; b[1] = 206; wb16(b + 2, 2);
         wb32(b + 4, OUR_SSRC); wb32(b + 8, strtoul(argv[3], NULL, 0));

@@ -5,7 +5,7 @@
 # NACK with the RTP/AVPF profile). PLI/FIR and malformed RTCP come from
 # tests/net/rtcpinject.c, which builds them by hand.
 #   tests/rtp/feedback.sh BUILD TEST
-# TEST: recovery | keyframe | kfinterval | stats | restart | hostile | nack | sdp | budget | remb | history |
+# TEST: recovery | keyframe | kfinterval | stats | restart | hostile | leavers | spoof | nack | sdp | budget | remb | history |
 #       repeat | firstsecond |
 #       gst-recovery | gst-pli | gst-restart | gst-rtx | gst-stats  (GStreamer's rtpbin as the receiver:
 #       rtpjitterbuffer with do-retransmission, rtph264depay request-keyframe)
@@ -258,6 +258,69 @@ test_restart() {
     [ "$n2" -ge 50 ] || { cat "$work/rs2.log" | tail -n 3; die "the restarted receiver decoded only $n2 frames"; }
     ! grep -q 'error while decoding' "$work/rs2.log" || die "the restarted receiver saw broken frames"
     note "receiver killed after 10 s, restarted 1.5 s later: the first decoded $n1 frames; the new one asked for a keyframe itself and decoded $n2 frames, none broken"
+}
+
+# spoof: a third party (127.0.0.2) steers both ends while a real receiver
+# reports through the relay: REMB 150 kbit/s, PLI, FIR and NACKs for 1,088
+# packets to the sender's RTCP port twice a second for 5 s; the same with
+# an RR every 100 ms to the receiver's RTCP port for 4 s, then a BYE naming
+# the stream's SSRC. "ours" (defaults: rtcp_from auto, the receiver locks on
+# to its source) must change nothing; "open" (-rtcp_from any, stock FFmpeg's
+# receiver) must show every effect, or the spoofing reached nothing
+test_spoof() {
+    local mode
+    for mode in ours open; do
+        local bin=$ffmpeg from=()
+        [ "$mode" = open ] && bin=$stock from=(-rtcp_from any)
+        ports
+        relay "sp$mode" 0 1 0
+        "$ffmpeg" -nostdin -v error -f lavfi -i "testsrc2=s=320x240:r=25:d=1" -c:v libx264 -preset ultrafast \
+            -tune zerolatency -b:v 800k -frames 1 -f rtp -ssrc "$SSRC" -sdp_file "$work/sp$mode.sdp" \
+            "rtp://127.0.0.1:$p_recv" > /dev/null
+        timeout 60 "$bin" -nostdin -v verbose -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
+            -buffer_size 8388608 -i "$work/sp$mode.sdp" -map 0 -f framecrc "$work/sp$mode.crc" \
+            2> "$work/sp$mode.recv.log" &
+        recv_pid=$!
+        wait_udp "$p_recv"
+        live_sender "sp$mode" 8 -b:v 800k -maxrate 800k -bufsize 400k -cc 1 -seq 1000 \
+            -keyframe_min_interval 0 "${from[@]}" &
+        local send_pid=$!
+        sleep 1.5
+        RTCPINJECT_FROM=127.0.0.2 "$tools/rtcpinject" spoof "$((p_send + 1))" "$SSRC" 1000 5000 500 \
+            > "$work/sp$mode.tx" &
+        local inj_tx=$!
+        RTCPINJECT_FROM=127.0.0.2 "$tools/rtcpinject" spoof "$((p_recv + 1))" "$SSRC" 1000 4000 100 \
+            > "$work/sp$mode.rx"
+        RTCPINJECT_FROM=127.0.0.2 "$tools/rtcpinject" bye "$((p_recv + 1))" "$SSRC"
+        wait "$inj_tx"
+        wait "$send_pid" || die "$mode: the sender failed"
+        wait "$recv_pid" || true
+        wait "$relay_pid"
+        local foreign req re target remb frames back got
+        foreign=$(json "$work/sp$mode.json" rtcp_foreign); req=$(json "$work/sp$mode.json" keyframe_requests)
+        re=$(json "$work/sp$mode.json" retransmitted); target=$(json "$work/sp$mode.json" target_bitrate)
+        remb=$(grep -o '"remb_bitrate":[0-9]*' "$work/sp$mode.json" | sort -t: -k2 -n | tail -n 1 | cut -d: -f2)
+        frames=$(grep -vc '^#' "$work/sp$mode.crc" || true)
+        read -r _ got < <(sed -n 's/.*received \([0-9]*\).*/x \1/p' "$work/sp$mode.rx")
+        back=$(sed -n 's/.* rtcp_to_sender \([0-9]*\).*/\1/p' "$work/sp$mode.relay")
+        note "$mode: sender: ${foreign:-0} spoofed datagrams dropped, keyframe requests $req, resent $re," \
+             "final target $target bit/s, largest REMB ${remb:-none}; receiver: $frames frames, ${got:-0} RTCP" \
+             "datagrams to the spoofer, $back to the sender"
+        if [ "$mode" = ours ]; then
+            [ "${foreign:-0}" -ge 8 ] || die "ours: only ${foreign:-0} spoofed datagrams counted as foreign"
+            [ "$req" = 0 ] && [ "$re" = 0 ] || die "ours: the spoofed PLI/FIR/NACK were obeyed ($req keyframes, $re resent)"
+            [ "$target" -ge 700000 ] || die "ours: the spoofed REMB cut the target to $target"
+            [ "${remb:-0}" = 0 ] || die "ours: a REMB of $remb counted"
+            [ "${got:-0}" = 0 ] || die "ours: the receiver sent $got RTCP datagrams to the spoofer"
+            [ "$back" -ge 2 ] || die "ours: only $back RTCP datagrams from the receiver reached the sender"
+            [ "$frames" -ge 190 ] || die "ours: the receiver decoded $frames of 200 frames (ended by the spoofed BYE?)"
+        else
+            [ "${foreign:-0}" = 0 ] || die "open: rtcp_from any dropped $foreign"
+            [ "$req" -ge 5 ] && [ "$re" -gt 0 ] && [ "${remb:-0}" = 150000 ] ||
+                die "open: the spoofing had no effect at the sender: the test tests nothing"
+            [ "$frames" -lt 190 ] || die "open: the stock receiver was not ended by the spoofed BYE: the test tests nothing"
+        fi
+    done
 }
 
 # leavers: 16 receivers report and leave (BYE), filling the sender's table
@@ -688,7 +751,7 @@ test_gst_restart() {
 
 mkinputs
 case "$what" in
-    recovery|keyframe|kfinterval|stats|restart|hostile|leavers|nack|sdp|budget|remb|history|repeat|firstsecond) "test_$what" ;;
+    recovery|keyframe|kfinterval|stats|restart|hostile|leavers|spoof|nack|sdp|budget|remb|history|repeat|firstsecond) "test_$what" ;;
     gst-recovery|gst-pli|gst-restart|gst-rtx|gst-stats) "test_${what/-/_}" ;;
     *) die "unknown test $what" ;;
 esac

@@ -112,8 +112,10 @@ int main(int argc, char **argv)
             if ((ret = av_write_frame(oc, pkt)) < 0)
                 goto end;
         }
+        av_usleep(40000);           /* a live source: 25 frames a second */
         if (i == 10) {
-            /* a receiver's REMB, from outside */
+            /* a receiver's REMB, from outside: the target comes down to it
+             * within 1 s (by half per 500 ms at most) */
             snprintf(cmd, sizeof(cmd), "%s remb %d %d 500000 > /dev/null", argv[1], local + 1, SSRC);
             if (system(cmd))
                 fprintf(stderr, "could not run %s\n", argv[1]);
