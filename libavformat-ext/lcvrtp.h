@@ -181,6 +181,8 @@ typedef struct LCVRTPReceiveStats {
     double   rtt_ms;            ///< smoothed NACK-to-retransmission time; -1 until measured
     double   reorder_wait_ms;   ///< how long the demuxer now waits for a missing packet at most
     uint64_t twcc_reports;      ///< transport-cc feedback packets sent (SDP a=extmap of transport-wide-cc)
+    uint64_t au_overflows;      ///< H.264/HEVC access units handed on at 8 MiB, before their marker
+    uint64_t queue_overflows;   ///< packets handed on early: the reorder queue held 16 MiB
 } LCVRTPReceiveStats;
 
 /**

@@ -35,6 +35,7 @@ struct FFRTPAU {
     uint32_t ts;
     int vcl;                    ///< the gathered pieces hold a slice
     AVPacket *props;            ///< the first piece's properties (no data)
+    uint64_t overflows;
 };
 
 int ff_rtp_au_alloc(FFRTPAU **pa, int codec_id)
@@ -92,6 +93,11 @@ static int out(FFRTPAU *a, AVPacket *pkt)
     if ((ret = av_packet_copy_props(pkt, a->props)) < 0)
         return ret;
     av_packet_unref(a->props);
+    /* one huge access unit (or a flood) does not keep its buffer */
+    if (a->cap > (1 << 20) && a->cap / 4 > a->size) {
+        av_freep(&a->buf);
+        a->cap = 0;
+    }
     a->size = 0;
     a->vcl  = 0;
     return 0;
@@ -132,10 +138,13 @@ int ff_rtp_au_add(FFRTPAU *a, AVPacket *pkt, uint32_t ts, int marker)
         av_packet_unref(pkt);
         return AVERROR(EAGAIN);
     }
-    if (a->size && ts != a->ts) {
-        /* the previous access unit's marker never came: it ends here, and
-         * this piece begins the next one (whose marker, if this piece has
-         * it, hands it on with the next packet) */
+    if (a->size && a->size + (uint64_t)pkt->size > FF_RTP_AU_MAX_BYTES && ts == a->ts)
+        a->overflows++;
+    if (a->size && (ts != a->ts || a->size + (uint64_t)pkt->size > FF_RTP_AU_MAX_BYTES)) {
+        /* the previous access unit's marker never came (or it is as large
+         * as one may be): it ends here, and this piece begins the next one
+         * (whose marker, if this piece has it, hands it on with the next
+         * packet) */
         AVPacket *cur = av_packet_clone(pkt);
         if (!cur)
             return AVERROR(ENOMEM);
@@ -149,4 +158,9 @@ int ff_rtp_au_add(FFRTPAU *a, AVPacket *pkt, uint32_t ts, int marker)
     if (marker && a->vcl)
         return out(a, pkt);
     return AVERROR(EAGAIN);
+}
+
+uint64_t ff_rtp_au_overflows(const FFRTPAU *a)
+{
+    return a->overflows;
 }

@@ -30,12 +30,19 @@
  * access unit). A marker bit on a piece without a slice (parameter sets
  * sent apart) does not end the access unit; a new timestamp ends the
  * previous one whose marker never came. The buffer grows to the largest
- * access unit seen, and nothing else is allocated per packet.
+ * access unit seen, and nothing else is allocated per packet. An access
+ * unit stops at FF_RTP_AU_MAX_BYTES: what is gathered goes on as it is and
+ * the rest begins the next (a stream whose marker never comes cannot grow
+ * the buffer without bound); a buffer four times larger than the access
+ * unit it held, and above 1 MiB, is let go.
  */
 
 #include <stdint.h>
 
 #include "libavcodec/packet.h"
+
+/** Bytes of one access unit at most (an intra 4K frame at a high rate is a few MB). */
+#define FF_RTP_AU_MAX_BYTES (8 << 20)
 
 typedef struct FFRTPAU FFRTPAU;
 
@@ -50,5 +57,8 @@ void ff_rtp_au_free(FFRTPAU **pa);
  *         empty while gathering, or a negative AVERROR
  */
 int ff_rtp_au_add(FFRTPAU *a, AVPacket *pkt, uint32_t ts, int marker);
+
+/** Access units handed on at FF_RTP_AU_MAX_BYTES, before their marker. */
+uint64_t ff_rtp_au_overflows(const FFRTPAU *a);
 
 #endif /* AVFORMAT_RTPAU_H */

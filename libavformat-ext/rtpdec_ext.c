@@ -324,9 +324,18 @@ int ff_rtpdec_ext_au(RTPDemuxContext *s, AVPacket *pkt, uint32_t timestamp, int 
 {
     FFRTPDecExt *e = s->ext;
 
+    uint64_t over;
+    int ret;
+
     if (!e || !e->au || rv < 0)
         return rv;
-    return ff_rtp_au_add(e->au, pkt, timestamp, flags & RTP_FLAG_MARKER);
+    over = ff_rtp_au_overflows(e->au);
+    ret  = ff_rtp_au_add(e->au, pkt, timestamp, flags & RTP_FLAG_MARKER);
+    if (ff_rtp_au_overflows(e->au) != over)
+        av_log(s->ic, over ? AV_LOG_DEBUG : AV_LOG_WARNING, "RTP stream PT %d: an access unit "
+               "of timestamp %"PRIu32" reached %d MiB without its marker: handed on as it is\n",
+               s->payload_type, timestamp, FF_RTP_AU_MAX_BYTES >> 20);
+    return ret;
 }
 
 void ff_rtpdec_ext_skip(RTPDemuxContext *s, uint16_t seq)
@@ -483,6 +492,8 @@ void ff_rtpdec_ext_get_stats(const RTPDemuxContext *s, LCVRTPReceiveStats *st)
     st->pending         = s->ext->nack.nb_miss;
     st->rtt_ms          = s->ext->nack.srtt ? s->ext->nack.srtt / 1000.0 : -1;
     st->reorder_wait_ms = ff_rtp_nack_reorder_wait(&s->ext->nack) / 1000.0;
+    st->au_overflows    = s->ext->au ? ff_rtp_au_overflows(s->ext->au) : 0;
+    st->queue_overflows = s->queue_overflows;
 }
 
 int ff_rtpdec_ext_write_stats(const RTPDemuxContext *s, int stream_index,
@@ -502,12 +513,14 @@ int ff_rtpdec_ext_write_stats(const RTPDemuxContext *s, int stream_index,
                    "\"seq_jumps\":%"PRIu64",\"nack_packets\":%"PRIu64",\"nacked\":%"PRIu64","
                    "\"plis\":%"PRIu64",\"firs\":%"PRIu64",\"pending\":%"PRIu64","
                    "\"rtt_ms\":%.3f,\"reorder_wait_ms\":%.3f,\"twcc_reports\":%"PRIu64","
-                   "\"decodable_ms\":%.3f,\"final\":%s}\n",
+                   "\"decodable_ms\":%.3f,\"au_overflows\":%"PRIu64",\"queue_overflows\":%"PRIu64","
+                   "\"final\":%s}\n",
                    now, stream_index, st->ssrc, st->packets, st->missing, st->recovered,
                    st->rtx_packets, st->reordered, st->lost, st->late, st->duplicates,
                    st->skipped, st->seq_jumps, st->nack_packets, st->nacked, st->plis,
                    st->firs, st->pending, st->rtt_ms, st->reorder_wait_ms, st->twcc_reports,
-                   s->ext ? decodable_ms(s->ext) : -1, final ? "true" : "false");
+                   s->ext ? decodable_ms(s->ext) : -1, st->au_overflows, st->queue_overflows,
+                   final ? "true" : "false");
     if (len < 0 || len >= sizeof(line))
         return AVERROR(ENOMEM);
     avio_write(pb, line, len);

@@ -246,6 +246,12 @@ for t in link rtx pli api forced tail idr rtsp au late; do
     run "rtp-lossy-$t" "$top/tests/rtp/lossy.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-lossy-$t.log"
 done
+echo "== RTP receiver under hostile RTP: memory of access-unit gathering and of the reorder"
+echo "   queue under floods of 64,000-byte packets, ours and stock (127.0.0.1)"
+for t in au queue; do
+    run "rtp-hostile-$t" "$top/tests/rtp/hostile.sh" "$build" "$t"
+    sed -n 's/^  /    /p' "$log/rtp-hostile-$t.log"
+done
 
 # after the main tree's network tests: the 7.1 tree shares build/tests, whose
 # RTP inputs are made by the main tree's ffmpeg (the lean one lacks muxers

@@ -47,6 +47,14 @@
  *       received M", M the datagrams that came back to its address.
  *   rtcpinject bye PORT SSRC
  *       One compound of an RR and a BYE naming SSRC.
+ *   rtcpinject rtpflood PORT SSRC MODE COUNT SIZE PPS
+ *       RTP to a receiver (H.264, PT 96, single NAL units of non-IDR
+ *       slices): first 50 small packets a frame each (marker, 40 ms apart),
+ *       then prints "rest" and waits for a line on stdin, then COUNT packets
+ *       of SIZE bytes at PPS a second: MODE nomarker: in order, all of one
+ *       timestamp, no marker (access-unit gathering); MODE gap: one sequence
+ *       number skipped, then in order, a frame each (the reorder queue).
+ *       Prints "sent N".
  *   rtcpinject garbage PORT COUNT SEED
  *       COUNT malformed datagrams: random bytes, bad versions, lengths past
  *       the end, truncated feedback, zero lengths, huge report counts.
@@ -147,6 +155,7 @@ static int recv_rtp(int fd, uint8_t *r, int size)
 }
 
 #define OUR_SSRC 0x5eed0001u
+#define FFMIN_US(x) ((x) < 1000 ? (x) : 1000)
 
 static int send_to(int fd, int port, const uint8_t *buf, int len)
 {
@@ -226,6 +235,46 @@ int main(int argc, char **argv)
             }
         }
         printf("sent %d received %d\n", sent, got);
+        return 0;
+    }
+    if (argc >= 8 && !strcmp(argv[1], "rtpflood")) {
+        uint32_t ssrc = strtoul(argv[3], NULL, 0), ts = 90000;
+        int gap = !strcmp(argv[4], "gap"), count = atoi(argv[5]), size = atoi(argv[6]);
+        int64_t every = 1000000 / (atoi(argv[7]) > 0 ? atoi(argv[7]) : 1), next;
+        static uint8_t p[65507];
+        uint16_t seq = 1000;
+        char line[16];
+        int sent = 0;
+        if (count > 100000 || size < 20 || size > (int)sizeof(p))
+            return 1;
+        for (int i = 0; i < 50; i++, ts += 3600) {
+            memset(p, 0, 200);
+            p[0] = 0x80; p[1] = 0x80 | 96; wb16(p + 2, seq++); wb32(p + 4, ts); wb32(p + 8, ssrc);
+            p[12] = 0x41;               /* NRI 2, type 1: a non-IDR slice */
+            memset(p + 13, 0x5a, 187);
+            send_to(fd, atoi(argv[2]), p, 200);
+            usleep(40000);
+        }
+        printf("rest\n");
+        fflush(stdout);
+        if (!fgets(line, sizeof(line), stdin))
+            return 1;
+        if (gap)
+            seq++;
+        memset(p + 13, 0x5a, size - 13);
+        next = now_us();
+        for (int i = 0; i < count; i++) {
+            if (gap)
+                ts += 3600;
+            p[0] = 0x80; p[1] = (gap ? 0x80 : 0) | 96; wb16(p + 2, seq++); wb32(p + 4, ts);
+            wb32(p + 8, ssrc); p[12] = 0x41;
+            if (send_to(fd, atoi(argv[2]), p, size) == size)
+                sent++;
+            next += every;
+            while (now_us() < next)
+                usleep(FFMIN_US(next - now_us()));
+        }
+        printf("sent %d\n", sent);
         return 0;
     }
     if (argc >= 4 && !strcmp(argv[1], "bye")) {
