@@ -183,6 +183,7 @@ typedef struct LCVRTPReceiveStats {
     uint64_t twcc_reports;      ///< transport-cc feedback packets sent (SDP a=extmap of transport-wide-cc)
     uint64_t au_overflows;      ///< H.264/HEVC access units handed on at 8 MiB, before their marker
     uint64_t queue_overflows;   ///< packets handed on early: the reorder queue held 16 MiB
+    uint64_t resyncs;           ///< times the stream was followed again after packets far ahead took its place
 } LCVRTPReceiveStats;
 
 /**

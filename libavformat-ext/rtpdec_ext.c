@@ -86,6 +86,7 @@ struct FFRTPDecExt {
     FFRTPTwccRecv *twcc;        ///< NULL: no transport-cc feedback
     FFRTPAU *au;                ///< NULL: access units by the parser
     FFRTPJoin join;             ///< keyframe requests until the stream is decodable
+    FFRTPRtcpBudget budget;     ///< the RTCP it sends: within 5 % of the media
 
     int need_keyframe;
     int64_t next_due;           ///< when feedback may be due next; 0: now
@@ -307,6 +308,7 @@ int ff_rtpdec_ext_packet(RTPDemuxContext *s, uint8_t *buf, int *len)
         return 0;
     }
     now = av_gettime_relative();
+    ff_rtp_rtcp_budget_media(&e->budget, *len, now);
     if (e->join.active && (hdr = ff_rtp_header_size(buf, *len)) >= 0) {
         int first = e->join.first < 0;
         ff_rtp_join_packet(&e->join, buf + hdr, *len - hdr, now);
@@ -384,7 +386,8 @@ int64_t ff_rtpdec_ext_feedback(RTPDemuxContext *s, URLContext *fd, AVIOContext *
     LCVRTCPWriter w;
     LCVRTCPSdesItem cname;
     int64_t now, next, due, kf_gap;
-    int nb = 0, keyframe = 0, twcc = 0, twcc_sent = 0;
+    double left;
+    int nb = 0, keyframe = 0, twcc = 0, twcc_sent = 0, base;
     const uint32_t me = s->ssrc + 1;    /* as FFmpeg's RRs: the sender's SSRC + 1 */
 
     if (!ff_rtpdec_ext_active(s))
@@ -417,7 +420,17 @@ int64_t ff_rtpdec_ext_feedback(RTPDemuxContext *s, URLContext *fd, AVIOContext *
     if (now < due)
         return due - now;
 
-    nb = ff_rtp_nack_due(&e->nack, now, seqs, MAX_NACK_SEQS, &next);
+    /* within the RTCP share of the media rate: what is due waits for the
+     * budget, and a NACK asks for no more than it leaves room for (one
+     * FCI of 4 bytes each at worst after the RR, SDES and NACK header) */
+    base = 8 + ((4 + 4 + 2 + FFMIN(strlen(s->hostname), 255) + 1 + 3) & ~3) + 12;
+    left = ff_rtp_rtcp_budget_left(&e->budget, now);
+    if (left < base + 4) {
+        e->budget.deferred++;
+        e->next_due = now + FFMAX(ff_rtp_rtcp_budget_wait(&e->budget, base + 4, now), 1000);
+        return e->next_due - now;
+    }
+    nb = ff_rtp_nack_due(&e->nack, now, seqs, FFMIN(MAX_NACK_SEQS, (int)(left - base) / 4), &next);
     next = FFMIN(next, join_next(e));
     kf_gap = FFMAX(e->nack.srtt, 200000) + 100000;
     if (e->need_keyframe && now - e->last_keyframe_req >= kf_gap) {
@@ -454,6 +467,8 @@ int64_t ff_rtpdec_ext_feedback(RTPDemuxContext *s, URLContext *fd, AVIOContext *
             LCVRTCPFirItem fir = { .ssrc = s->ssrc, .seq = ++e->fir_seq };
             lcv_rtcp_write_fir(&w, LCV_PSFB_FIR, me, &fir, 1);
         }
+        if (nb || keyframe || twcc_sent)
+            ff_rtp_rtcp_budget_spend(&e->budget, w.pos, now);
         if ((nb || keyframe || twcc_sent) && send_compound(s, fd, pb, buf, w.pos) >= 0) {
             if (twcc_sent)
                 e->st.twcc_reports++;
@@ -494,6 +509,7 @@ void ff_rtpdec_ext_get_stats(const RTPDemuxContext *s, LCVRTPReceiveStats *st)
     st->reorder_wait_ms = ff_rtp_nack_reorder_wait(&s->ext->nack) / 1000.0;
     st->au_overflows    = s->ext->au ? ff_rtp_au_overflows(s->ext->au) : 0;
     st->queue_overflows = s->queue_overflows;
+    st->resyncs         = s->resyncs;
 }
 
 int ff_rtpdec_ext_write_stats(const RTPDemuxContext *s, int stream_index,
@@ -514,13 +530,14 @@ int ff_rtpdec_ext_write_stats(const RTPDemuxContext *s, int stream_index,
                    "\"plis\":%"PRIu64",\"firs\":%"PRIu64",\"pending\":%"PRIu64","
                    "\"rtt_ms\":%.3f,\"reorder_wait_ms\":%.3f,\"twcc_reports\":%"PRIu64","
                    "\"decodable_ms\":%.3f,\"au_overflows\":%"PRIu64",\"queue_overflows\":%"PRIu64","
+                   "\"resyncs\":%"PRIu64","
                    "\"final\":%s}\n",
                    now, stream_index, st->ssrc, st->packets, st->missing, st->recovered,
                    st->rtx_packets, st->reordered, st->lost, st->late, st->duplicates,
                    st->skipped, st->seq_jumps, st->nack_packets, st->nacked, st->plis,
                    st->firs, st->pending, st->rtt_ms, st->reorder_wait_ms, st->twcc_reports,
                    s->ext ? decodable_ms(s->ext) : -1, st->au_overflows, st->queue_overflows,
-                   final ? "true" : "false");
+                   st->resyncs, final ? "true" : "false");
     if (len < 0 || len >= sizeof(line))
         return AVERROR(ENOMEM);
     avio_write(pb, line, len);

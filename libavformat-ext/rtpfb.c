@@ -71,6 +71,7 @@
 
 typedef struct Receiver {
     int64_t last_heard;         ///< when its last RTCP packet was read
+    int verified;               ///< it echoed one of our SRs (LSR): it receives the stream
     int fir_seen;
     uint8_t fir_seq;
     uint64_t rtt_samples;       ///< round trips measured (JSON and log only: not in the public struct)
@@ -113,6 +114,7 @@ struct FFRTPFeedback {
     int kf_unrepairable;            ///< NACKs not in the history that asked for a keyframe
     int64_t min_rtt;                ///< us, the smallest RTT of any receiver, 0: none yet
     int tail_probes;                ///< see ff_rtpfb_tail_probe()
+    uint64_t replaced;              ///< receivers whose place a new one took
 
     FFRTPCC *cc;                    ///< NULL without congestion control
     FFRTPCCPacket *cc_pkts;
@@ -144,7 +146,9 @@ static void on_sent(void *opaque, AVBufferRef **bufs, const int *sizes, int nb)
 
 /* a receiver's entry, made on its first packet; when the table is full the
  * place of one that left (BYE) or went silent for RX_TIMEOUT is taken, the
- * longest silent first, so that restarted receivers are not locked out */
+ * longest silent first, so that restarted receivers are not locked out;
+ * failing that, of one that never echoed an SR (a report block's LSR):
+ * SSRCs made up by someone who does not receive the stream */
 static LCVRTPReceiverStats *receiver(FFRTPFeedback *fb, uint32_t ssrc, Receiver **priv, int64_t now)
 {
     int i, victim = -1;
@@ -158,14 +162,26 @@ static LCVRTPReceiverStats *receiver(FFRTPFeedback *fb, uint32_t ssrc, Receiver 
     if (fb->st.nb_receivers < LCV_RTP_MAX_RECEIVERS) {
         i = fb->st.nb_receivers++;
     } else {
-        for (i = 0; i < fb->st.nb_receivers; i++)
-            if ((fb->rxs[i].bye || now - fb->rx[i].last_heard >= RX_TIMEOUT) &&
-                (victim < 0 || fb->rx[i].last_heard < fb->rx[victim].last_heard))
+        /* one that left or went silent, the longest silent first; else
+         * the one silent longest of those that never echoed an SR of ours
+         * (made-up SSRCs cannot keep a real receiver out); a verified
+         * receiver that still reports keeps its place */
+        int gone = 0;
+        for (i = 0; i < fb->st.nb_receivers; i++) {
+            int g = fb->rxs[i].bye || now - fb->rx[i].last_heard >= RX_TIMEOUT;
+            if (!g && fb->rx[i].verified)
+                continue;
+            if (victim < 0 || g > gone ||
+                (g == gone && fb->rx[i].last_heard < fb->rx[victim].last_heard)) {
                 victim = i;
+                gone   = g;
+            }
+        }
         if (victim < 0)
             return NULL;
         av_log(fb->logctx, AV_LOG_VERBOSE, "RTCP receiver %08"PRIx32" (%s) replaced by %08"PRIx32"\n",
-               fb->rxs[victim].ssrc, fb->rxs[victim].bye ? "left" : "silent", ssrc);
+               fb->rxs[victim].ssrc, fb->rxs[victim].bye ? "left" : gone ? "silent" : "unverified", ssrc);
+        fb->replaced++;
         i = victim;
     }
     memset(&fb->rxs[i], 0, sizeof(fb->rxs[0]));
@@ -314,6 +330,7 @@ static void handle_report(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
             for (int j = 0; j < FF_ARRAY_ELEMS(fb->sr_mid); j++) {
                 if (fb->sr_mid[j] == rb.lsr) {
                     uint32_t a = ff_get_formatted_ntp_time(ff_ntp_time()) >> 16;
+                    priv->verified = 1;
                     int32_t rtt = a - rb.lsr - rb.dlsr;
                     if (rtt >= 0) {
                         priv->rtt_samples++;

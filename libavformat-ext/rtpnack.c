@@ -19,6 +19,7 @@
  */
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "libavutil/common.h"
@@ -120,9 +121,25 @@ static void give_up(FFRTPNack *g, int n)
     drop_entries(g, 0, n);
 }
 
+/* arrivals in the last second, roughly: the last whole second's or, if
+ * more, this one's so far */
+static int recent_arrivals(FFRTPNack *g, int64_t now)
+{
+    if (now - g->win_start >= 1000000) {
+        g->win_prev  = now - g->win_start < 2000000 ? g->win_count : 0;
+        g->win_start = now;
+        g->win_count = 0;
+    }
+    g->win_count++;
+    return FFMAX(g->win_prev, g->win_count);
+}
+
 int ff_rtp_nack_packet(FFRTPNack *g, uint16_t seq, int64_t now)
 {
     int64_t v;
+    int plausible = recent_arrivals(g, now);
+
+    plausible = FFMAX(plausible, FF_RTP_NACK_MIN_PLAUSIBLE);
 
     g->st.packets++;
     if (!g->started) {
@@ -133,7 +150,13 @@ int ff_rtp_nack_packet(FFRTPNack *g, uint16_t seq, int64_t now)
     v = unwrap(g, seq);
     if (v > g->highest) {
         int64_t gap = v - g->highest - 1;
-        if (gap > FF_RTP_NACK_MAX_GAP) {
+        if (gap > plausible && gap <= FF_RTP_NACK_MAX_GAP && g->nack) {
+            /* more lost than the stream sends: not asked for, what is
+             * pursued stays */
+            av_log(g->logctx, AV_LOG_DEBUG, "RTP: a gap of %"PRId64" after %d packets in the last "
+                   "second: not asked for\n", gap, plausible);
+            g->st.seq_jumps++;
+        } else if (gap > FF_RTP_NACK_MAX_GAP) {
             /* a restart or a hostile jump: nothing to ask for */
             av_log(g->logctx, AV_LOG_DEBUG, "RTP: sequence jump of %"PRId64", %d missing numbers dropped\n",
                    gap, g->nb_miss);
@@ -248,4 +271,49 @@ int64_t ff_rtp_nack_wait_end(const FFRTPNack *g, uint16_t from, uint16_t head)
     for (int i = find(g, unwrap(g, from)); i < g->nb_miss && g->miss[i].seq < h; i++)
         end = FFMAX(end, give_up_at(g, &g->miss[i], retry));
     return end;
+}
+
+/* ---- the receiver's RTCP budget ---- */
+
+static double budget_rate(const FFRTPRtcpBudget *b)
+{
+    return FFMAX(FF_RTP_RTCP_FLOOR, FF_RTP_RTCP_SHARE * FFMAX(b->prev_bytes, b->win_bytes));
+}
+
+static void budget_update(FFRTPRtcpBudget *b, int64_t now)
+{
+    double rate = budget_rate(b), depth = FFMAX(rate / 4, FF_RTP_RTCP_DEPTH);
+
+    b->tokens = b->time ? FFMIN(depth, b->tokens + rate * (now - b->time) / 1e6) : depth;
+    b->time   = FFMAX(b->time, now);
+}
+
+void ff_rtp_rtcp_budget_media(FFRTPRtcpBudget *b, int bytes, int64_t now)
+{
+    if (now - b->win_start >= 1000000) {
+        b->prev_bytes = now - b->win_start < 2000000 ? b->win_bytes : 0;
+        b->win_start  = now;
+        b->win_bytes  = 0;
+    }
+    b->win_bytes += bytes;
+}
+
+double ff_rtp_rtcp_budget_left(FFRTPRtcpBudget *b, int64_t now)
+{
+    budget_update(b, now);
+    return b->tokens;
+}
+
+int64_t ff_rtp_rtcp_budget_wait(FFRTPRtcpBudget *b, int bytes, int64_t now)
+{
+    budget_update(b, now);
+    if (b->tokens >= bytes)
+        return 0;
+    return (int64_t)ceil((bytes - b->tokens) / budget_rate(b) * 1e6);
+}
+
+void ff_rtp_rtcp_budget_spend(FFRTPRtcpBudget *b, int bytes, int64_t now)
+{
+    budget_update(b, now);
+    b->tokens -= bytes;
 }

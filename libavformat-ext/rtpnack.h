@@ -38,6 +38,17 @@
  * (RFC 6298); the retry interval is srtt + max(4 rttvar, 5 ms), 100 ms
  * before the first sample. The hold cap is max_wait; before any
  * retransmission arrived 500 ms, and 200 ms once a number went unanswered.
+ * A new gap is asked for only when it is plausible: no more numbers than
+ * arrived in the last second (at least FF_RTP_NACK_MIN_PLAUSIBLE); a real
+ * stream loses no more than it sends, and a larger gap could not be
+ * repaired from a sender's history in time (it counts as a jump).
+ *
+ * FFRTPRtcpBudget keeps the receiver's RTCP within its share of the media
+ * rate, whatever the stream does: RTCP is 5 % of the session (RFC 3550 6.2,
+ * RFC 4585 3.4, early feedback included), of which receivers get 75 %:
+ * 3.75 %. A token bucket refilled at FF_RTP_RTCP_SHARE of the bytes
+ * received over the last second (never less than FF_RTP_RTCP_FLOOR),
+ * holding a quarter second of it (at least one compound).
  */
 
 #include <stdint.h>
@@ -45,6 +56,10 @@
 #define FF_RTP_NACK_MAX_MISSING 1024    ///< numbers tracked at once
 #define FF_RTP_NACK_MAX_GAP     1000    ///< a larger jump is a restart, not loss
 #define FF_RTP_NACK_REORDER     3000    ///< µs a new gap waits before its first NACK
+#define FF_RTP_NACK_MIN_PLAUSIBLE 128   ///< a gap this large is always asked for
+#define FF_RTP_RTCP_SHARE       0.0375  ///< the receiver's RTCP bytes / media bytes
+#define FF_RTP_RTCP_FLOOR       1000    ///< bytes/s of RTCP always allowed
+#define FF_RTP_RTCP_DEPTH       1400    ///< bytes the budget holds at least (one compound)
 
 /** What the generator counted; the names of LCVRTPReceiveStats. */
 typedef struct FFRTPNackStats {
@@ -73,8 +88,31 @@ typedef struct FFRTPNack {
     int64_t gave_up[FF_RTP_NACK_MAX_MISSING]; ///< recently given-up numbers + 1, by seq % size
     int64_t srtt, rttvar;       ///< µs; srtt 0 before the first sample
     int64_t wake;               ///< it wants ff_rtp_nack_due() by then (0: now)
+    int64_t win_start;          ///< µs, the arrival count's second
+    int win_count, win_prev;    ///< arrivals in it, and in the second before
     FFRTPNackStats st;
 } FFRTPNack;
+
+/** The receiver's RTCP budget (the caller's, zeroed to start). */
+typedef struct FFRTPRtcpBudget {
+    double tokens;              ///< bytes it may send now
+    int64_t time;               ///< µs, when tokens was last brought up to date; 0: never
+    int64_t win_start;          ///< µs, the media byte count's second
+    int64_t win_bytes, prev_bytes;
+    uint64_t deferred;          ///< times feedback waited for the budget
+} FFRTPRtcpBudget;
+
+/** A media datagram of bytes arrived at now. */
+void ff_rtp_rtcp_budget_media(FFRTPRtcpBudget *b, int bytes, int64_t now);
+
+/** Bytes of RTCP the budget allows now. */
+double ff_rtp_rtcp_budget_left(FFRTPRtcpBudget *b, int64_t now);
+
+/** µs until bytes are allowed (0: now). */
+int64_t ff_rtp_rtcp_budget_wait(FFRTPRtcpBudget *b, int bytes, int64_t now);
+
+/** bytes of RTCP were sent at now. */
+void ff_rtp_rtcp_budget_spend(FFRTPRtcpBudget *b, int bytes, int64_t now);
 
 void ff_rtp_nack_init(FFRTPNack *g, int nack, int max_retries, int64_t max_wait, void *logctx);
 

@@ -218,7 +218,7 @@ echo "   receivers: FFmpeg's RTP demuxer and GStreamer's rtpbin (127.0.0.1)"
 # machine): build it now, not while the first receiver should be starting
 # (on a new machine gst-recovery lost the stream's first frames to it)
 gst-inspect-1.0 rtpbin > /dev/null 2>&1 || echo "    gst-inspect-1.0 rtpbin failed (GStreamer tests will say why)"
-for t in sdp nack history repeat firstsecond budget remb recovery keyframe kfinterval stats restart hostile leavers spoof gst-recovery gst-rtx gst-stats gst-pli gst-restart; do
+for t in sdp nack history repeat firstsecond budget remb recovery keyframe kfinterval stats restart hostile leavers squatters spoof gst-recovery gst-rtx gst-stats gst-pli gst-restart; do
     run "rtp-feedback-$t" "$top/tests/rtp/feedback.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-feedback-$t.log"
 done
@@ -246,9 +246,9 @@ for t in link rtx pli api forced tail idr rtsp au late; do
     run "rtp-lossy-$t" "$top/tests/rtp/lossy.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-lossy-$t.log"
 done
-echo "== RTP receiver under hostile RTP: memory of access-unit gathering and of the reorder"
-echo "   queue under floods of 64,000-byte packets, ours and stock (127.0.0.1)"
-for t in au queue; do
+echo "== RTP receiver under hostile RTP: memory of access-unit gathering and of the reorder queue"
+echo "   (64,000-byte floods), a takeover by packets far ahead, its RTCP under a NACK storm (127.0.0.1)"
+for t in au queue takeover storm; do
     run "rtp-hostile-$t" "$top/tests/rtp/hostile.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-hostile-$t.log"
 done

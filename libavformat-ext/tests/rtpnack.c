@@ -172,16 +172,18 @@ static void test_bounds(void)
     ff_rtp_nack_packet(&g, 51, 3000);
     CHECK(g.st.seq_jumps == 2 && g.highest == 51 + 0 * 65536, "restart at 51 not followed (%"PRId64")",
           g.highest);
-    /* at most 1024 numbers pursued: the oldest go first */
+    /* at most 1024 numbers pursued: the oldest go first (after 1000
+     * arrivals in half a second, gaps of 900 are plausible) */
     ff_rtp_nack_init(&g, 1, 10, 1000000, NULL);
-    ff_rtp_nack_packet(&g, 0, 0);
-    ff_rtp_nack_packet(&g, 901, 0);         /* 900 missing */
-    ff_rtp_nack_packet(&g, 1802, 0);        /* 900 more */
+    for (int i = 0; i < 1000; i++)
+        ff_rtp_nack_packet(&g, i, i * 500);
+    ff_rtp_nack_packet(&g, 1900, 500000);   /* 900 missing */
+    ff_rtp_nack_packet(&g, 2801, 500000);   /* 900 more */
     CHECK(g.nb_miss == FF_RTP_NACK_MAX_MISSING && g.st.lost == 1800 - FF_RTP_NACK_MAX_MISSING &&
-          g.miss[0].seq == 777,     /* of 1..900 and 902..1801 the first 776 went */
+          g.miss[0].seq == 1776,    /* of 1000..1899 and 1901..2800 the first 776 went */
           "bounded: %d pursued, lost %"PRIu64", oldest %"PRId64, g.nb_miss, g.st.lost, g.miss[0].seq);
     /* requests per call are bounded by the caller's room */
-    CHECK(ff_rtp_nack_due(&g, 10000, seqs, 256, &next) == 256, "more than 256 in one request");
+    CHECK(ff_rtp_nack_due(&g, 510000, seqs, 256, &next) == 256, "more than 256 in one request");
     /* across the 16-bit wrap */
     ff_rtp_nack_init(&g, 1, 10, 1000000, NULL);
     ff_rtp_nack_packet(&g, 65534, 0);
@@ -196,12 +198,85 @@ static void test_bounds(void)
     printf("bounds: restart over 1000, stray packet, 1024 pursued at most, the wrap, NACKs off\n");
 }
 
+/* a gap no larger than what arrived in the last second (at least 128) is
+ * asked for; a larger one is a jump: nothing asked, counted once */
+static void test_plausible(void)
+{
+    int64_t next;
+
+    ff_rtp_nack_init(&g, 1, 10, 1000000, NULL);
+    ff_rtp_nack_packet(&g, 0, 0);
+    ff_rtp_nack_packet(&g, 129, 1000);      /* 128 missing: the floor */
+    CHECK(g.nb_miss == 128 && g.st.seq_jumps == 0, "a gap of 128: %d pursued", g.nb_miss);
+    ff_rtp_nack_packet(&g, 129 + 130, 2000); /* 129 missing, 3 arrived */
+    CHECK(g.nb_miss == 128 && g.st.seq_jumps == 1, "a gap of 129 after 3 packets: %d pursued "
+          "(the 128 before kept), %"PRIu64" jumps", g.nb_miss, g.st.seq_jumps);
+    /* 300 arrivals within a second: a gap of 250 is asked for, 400 not */
+    ff_rtp_nack_init(&g, 1, 10, 1000000, NULL);
+    for (int i = 0; i < 300; i++)
+        ff_rtp_nack_packet(&g, i, i * 3000);
+    ff_rtp_nack_packet(&g, 299 + 251, 900000);
+    CHECK(g.nb_miss == 250, "a gap of 250 after 300 packets: %d pursued", g.nb_miss);
+    ff_rtp_nack_packet(&g, 550 + 401, 910000);
+    CHECK(g.nb_miss == 250 && g.st.seq_jumps == 1, "a gap of 400 after 302 packets: %d pursued",
+          g.nb_miss);
+    /* the count is of the last second: 2 s later, 3 arrivals, the floor again */
+    ff_rtp_nack_packet(&g, 952, 2900000);
+    ff_rtp_nack_packet(&g, 953, 4000000);
+    ff_rtp_nack_packet(&g, 953 + 201, 4000000);
+    CHECK(g.st.seq_jumps == 2, "a gap of 200 after an idle second taken as loss");
+    /* the storm: a packet 999 ahead every 5 ms (200 a second): never a NACK */
+    ff_rtp_nack_init(&g, 1, 10, 1000000, NULL);
+    for (int i = 0; i < 400; i++)
+        ff_rtp_nack_packet(&g, (uint16_t)(999 * i), i * 5000);
+    CHECK(!g.nb_miss && ff_rtp_nack_due(&g, 2000000, seqs, 256, &next) == 0,
+          "packets 999 apart at 200/s: %d pursued", g.nb_miss);
+    printf("plausible gaps: 128 after 1 packet, 250 after 300 in a second, not 129 after 3, "
+           "400 after 302, nor 999 at 200 a second\n");
+}
+
+/* the receiver's RTCP budget: 3.75 % of the media bytes of the last
+ * second, never below 1000 B/s, a quarter second banked (at least 1400
+ * bytes) */
+static void test_budget(void)
+{
+    FFRTPRtcpBudget b = { 0 };
+    int64_t media = 0, spent = 0, t;
+
+    CHECK(ff_rtp_rtcp_budget_left(&b, 1000) == FF_RTP_RTCP_DEPTH, "not full at first");
+    ff_rtp_rtcp_budget_spend(&b, 1400, 1000);
+    /* 1000 B/s at the floor: 100 bytes take 100 ms */
+    t = ff_rtp_rtcp_budget_wait(&b, 100, 1000);
+    CHECK(t >= 99000 && t <= 101000, "the floor: 100 bytes after %"PRId64" us, 100 ms expected", t);
+    /* 2 MB/s of media for 3 s, a sender of 1000-byte compounds as often as
+     * the budget lets it: after the first second, 75 kB/s */
+    for (t = 2000; t < 3000000; t += 1000) {
+        for (int k = 0; k < 2; k++) {
+            ff_rtp_rtcp_budget_media(&b, 1000, t);
+            if (t >= 1000000)
+                media += 1000;
+        }
+        if (!ff_rtp_rtcp_budget_wait(&b, 1000, t)) {
+            ff_rtp_rtcp_budget_spend(&b, 1000, t);
+            if (t >= 1000000)
+                spent += 1000;
+        }
+    }
+    printf("budget: %"PRId64" bytes of RTCP for %"PRId64" of media over 2 s (%.2f %%)\n",
+           spent, media, 100.0 * spent / media);
+    CHECK(spent <= 0.0375 * media + 18750 + 1000, "%"PRId64" bytes of RTCP for %"PRId64" of media",
+          spent, media);
+    CHECK(spent >= 0.035 * media, "only %"PRId64" of %"PRId64" used", spent, media);
+}
+
 int main(void)
 {
     test_gap();
     test_give_up();
     test_wait_end();
     test_bounds();
+    test_plausible();
+    test_budget();
     if (failures) {
         printf("%d checks failed\n", failures);
         return 1;

@@ -55,6 +55,24 @@
  *       timestamp, no marker (access-unit gathering); MODE gap: one sequence
  *       number skipped, then in order, a frame each (the reorder queue).
  *       Prints "sent N".
+ *   rtcpinject rtpjump PORT SSRC SEQ N
+ *       N RTP packets in a row from sequence number SEQ (H.264, PT 96, a
+ *       small non-IDR slice each, marker set, timestamps far from any
+ *       real stream's), 1 ms apart: packets that would take a stream over.
+ *   rtcpinject rtpstorm PORT SSRC LOCAL SIZE PPS1 JUMP1 SECS1 PPS2 JUMP2 SECS2
+ *       From 127.0.0.1:LOCAL, RTP of SIZE bytes to a receiver that answers
+ *       its source (rtcp_to_source): 50 packets in order 20 ms apart, then
+ *       packets each JUMP1 sequence numbers after the last (999: just
+ *       within the restart threshold of 1000), PPS1 a second for SECS1 s,
+ *       then PPS2 a second for SECS2 s, each JUMP2 after the last. Counts what comes back to LOCAL + 1 (where the
+ *       receiver sends RTCP before it has any from the source) from the
+ *       storm's start. Prints "media_bytes M rtcp_bytes R rtcp_datagrams D"
+ *       for each of the two phases.
+ *   rtcpinject squat PORT MEDIA_SSRC N DURATION_MS EVERY_MS
+ *       N receivers that report and never leave: every EVERY_MS for
+ *       DURATION_MS an RR from each of SSRCs 0x5a170000 to 0x5a170000 +
+ *       N - 1, one report block about MEDIA_SSRC with no LSR (they never
+ *       saw an SR). Prints "sent N".
  *   rtcpinject garbage PORT COUNT SEED
  *       COUNT malformed datagrams: random bytes, bad versions, lengths past
  *       the end, truncated feedback, zero lengths, huge report counts.
@@ -235,6 +253,87 @@ int main(int argc, char **argv)
             }
         }
         printf("sent %d received %d\n", sent, got);
+        return 0;
+    }
+    if (argc >= 12 && !strcmp(argv[1], "rtpstorm")) {
+        uint32_t ssrc = strtoul(argv[3], NULL, 0), ts = 90000;
+        int local = atoi(argv[4]), size = atoi(argv[5]), rfd = rtp_receiver(local + 1);
+        struct sockaddr_in a = lo(local);
+        int64_t media = 0, rtcp = 0, dgrams = 0;
+        uint16_t seq = 1000;
+        static uint8_t p[1500], r[1500];
+        if (rfd < 0 || size < 20 || size > 1500 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+            return 1;
+        memset(p, 0, sizeof(p));
+        for (int phase = 0; phase < 3; phase++) {
+            int pps = phase == 0 ? 50 : atoi(argv[phase == 1 ? 6 : 9]);
+            int jump = phase == 0 ? 1 : atoi(argv[phase == 1 ? 7 : 10]);
+            int64_t n = phase == 0 ? 50 : (int64_t)pps * atoi(argv[phase == 1 ? 8 : 11]);
+            int64_t every = 1000000 / (pps > 0 ? pps : 1), next = now_us();
+            if (n > 200000)
+                return 1;
+            for (int64_t i = 0; i < n; i++) {
+                p[0] = 0x80; p[1] = 0x80 | 96; wb16(p + 2, seq); wb32(p + 4, ts); wb32(p + 8, ssrc);
+                p[12] = 0x41;
+                seq += jump;
+                ts  += 3600;
+                if (send_to(fd, atoi(argv[2]), p, size) == size && phase)
+                    media += size;
+                next += every;
+                for (;;) {
+                    struct pollfd q = { .fd = rfd, .events = POLLIN };
+                    int64_t w = next - now_us();
+                    int k;
+                    if (poll(&q, 1, w > 0 ? (int)((w + 999) / 1000) : 0) <= 0) {
+                        if (now_us() >= next)
+                            break;
+                        continue;
+                    }
+                    if ((k = recv(rfd, r, sizeof(r), 0)) > 0 && phase) {
+                        rtcp += k;
+                        dgrams++;
+                    }
+                }
+            }
+            if (phase) {
+                printf("media_bytes %lld rtcp_bytes %lld rtcp_datagrams %lld\n",
+                       (long long)media, (long long)rtcp, (long long)dgrams);
+                fflush(stdout);
+                media = rtcp = dgrams = 0;
+            }
+        }
+        return 0;
+    }
+    if (argc >= 7 && !strcmp(argv[1], "squat")) {
+        int n = atoi(argv[4]), sent = 0;
+        int64_t end = now_us() + atoll(argv[5]) * 1000, every = atoll(argv[6]) * 1000;
+        if (n > 1000 || every < 10000 || atoll(argv[5]) > 60000)
+            return 1;
+        while (now_us() < end) {
+            for (int k = 0; k < n; k++) {
+                b[0] = 0x81; b[1] = 201; wb16(b + 2, 7);
+                wb32(b + 4, 0x5a170000u + k); wb32(b + 8, strtoul(argv[3], NULL, 0));
+                memset(b + 12, 0, 20);
+                if (send_to(fd, atoi(argv[2]), b, 32) == 32)
+                    sent++;
+            }
+            usleep(every);
+        }
+        printf("sent %d\n", sent);
+        return 0;
+    }
+    if (argc >= 6 && !strcmp(argv[1], "rtpjump")) {
+        uint32_t ssrc = strtoul(argv[3], NULL, 0);
+        unsigned seq = strtoul(argv[4], NULL, 0);
+        int n = atoi(argv[5]);
+        for (int i = 0; i < n && i < 1000; i++) {
+            memset(b, 0, 200);
+            b[0] = 0x80; b[1] = 0x80 | 96; wb16(b + 2, seq + i); wb32(b + 4, 0x70000000u + 3600 * i);
+            wb32(b + 8, ssrc); b[12] = 0x41; memset(b + 13, 0x5a, 187);
+            if (send_to(fd, atoi(argv[2]), b, 200) != 200)
+                return 1;
+            usleep(1000);
+        }
         return 0;
     }
     if (argc >= 8 && !strcmp(argv[1], "rtpflood")) {

@@ -5,7 +5,7 @@
 # NACK with the RTP/AVPF profile). PLI/FIR and malformed RTCP come from
 # tests/net/rtcpinject.c, which builds them by hand.
 #   tests/rtp/feedback.sh BUILD TEST
-# TEST: recovery | keyframe | kfinterval | stats | restart | hostile | leavers | spoof | nack | sdp | budget | remb | history |
+# TEST: recovery | keyframe | kfinterval | stats | restart | hostile | leavers | squatters | spoof | nack | sdp | budget | remb | history |
 #       repeat | firstsecond |
 #       gst-recovery | gst-pli | gst-restart | gst-rtx | gst-stats  (GStreamer's rtpbin as the receiver:
 #       rtpjitterbuffer with do-retransmission, rtph264depay request-keyframe)
@@ -258,6 +258,40 @@ test_restart() {
     [ "$n2" -ge 50 ] || { cat "$work/rs2.log" | tail -n 3; die "the restarted receiver decoded only $n2 frames"; }
     ! grep -q 'error while decoding' "$work/rs2.log" || die "the restarted receiver saw broken frames"
     note "receiver killed after 10 s, restarted 1.5 s later: the first decoded $n1 frames; the new one asked for a keyframe itself and decoded $n2 frames, none broken"
+}
+
+# squatters: 17 made-up receivers (RRs every 100 ms from the sender's own
+# host, never an SR echoed) fill the sender's table before a real receiver
+# joins the live stream (GOP 1000) 1.5 s in: its keyframe request must be
+# heard (it decodes), and it must stay in the table, its RTT measured
+test_squatters() {
+    ports
+    relay sq 0 1 0
+    live_sdp "$work/sq.sdp"
+    live_sender sq 8 &
+    local send_pid=$!
+    sleep 0.3
+    "$tools/rtcpinject" squat "$((p_send + 1))" "$SSRC" 17 7500 100 > "$work/sq.squat" &
+    local sq_pid=$!
+    sleep 1.2
+    timeout 60 "$ffmpeg" -nostdin -v error -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
+        -buffer_size 8388608 -i "$work/sq.sdp" -map 0 -f framecrc "$work/sq.crc" 2> "$work/sq.recv.log" &
+    recv_pid=$!
+    wait "$sq_pid" || die "the squatters failed"
+    wait "$send_pid" || die "the sender failed"
+    wait "$recv_pid" || true
+    wait "$relay_pid"
+    local frames me reports rtt n
+    frames=$(grep -vc '^#' "$work/sq.crc" || true)
+    me=$((SSRC + 1))
+    reports=$(grep -o "\"ssrc\":$me,\"reports\":[0-9]*" "$work/sq.json" | tail -n 1 | sed 's/.*://')
+    rtt=$(grep -o "\"ssrc\":$me,[^}]*\"rtt_samples\":[0-9]*" "$work/sq.json" | tail -n 1 | sed 's/.*://')
+    n=$(grep -o '"ssrc":[0-9]*,"reports"' "$work/sq.json" | wc -l)
+    note "17 made-up receivers ($(cat "$work/sq.squat")), then a real one 1.5 s in: it decoded $frames frames;" \
+         "in the table (of $n) with ${reports:-no} reports, ${rtt:-no} RTT samples"
+    [ "$frames" -ge 100 ] || die "the real receiver decoded $frames frames: its keyframe request was not heard"
+    [ "${reports:-0}" -ge 2 ] && [ "${rtt:-0}" -ge 1 ] ||
+        die "the real receiver is not in the table (reports ${reports:-none}, RTT samples ${rtt:-none})"
 }
 
 # spoof: a third party (127.0.0.2) steers both ends while a real receiver
@@ -751,7 +785,7 @@ test_gst_restart() {
 
 mkinputs
 case "$what" in
-    recovery|keyframe|kfinterval|stats|restart|hostile|leavers|spoof|nack|sdp|budget|remb|history|repeat|firstsecond) "test_$what" ;;
+    recovery|keyframe|kfinterval|stats|restart|hostile|leavers|squatters|spoof|nack|sdp|budget|remb|history|repeat|firstsecond) "test_$what" ;;
     gst-recovery|gst-pli|gst-restart|gst-rtx|gst-stats) "test_${what/-/_}" ;;
     *) die "unknown test $what" ;;
 esac
