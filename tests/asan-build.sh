@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The lean ASan+UBSan (clang) build in build/asan, and the lcv_rtcp
-# libFuzzer harness linked against it (build/asan/rtcp_fuzzer).
+# The lean ASan+UBSan (clang) build in build/asan, and the libFuzzer
+# harnesses linked against it: lcv_rtcp (build/asan/rtcp_fuzzer) and the
+# RTP receiver's packet path (build/asan/rtp_receiver_fuzzer).
 #   tests/asan-build.sh TOP JOBS
 set -eu
 top=$1 jobs=$2
@@ -21,3 +22,17 @@ libs="$b/src/libavformat/lcvrtcp.c $b/src/libavformat/lcvrtcp_write.c $b/ffmpeg/
 extra=$(sed -n 's/^EXTRALIBS-[a-z]*=//p' "$b/ffmpeg/ffbuild/config.mak" | tr ' ' '\n' | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -DHAVE_AV_CONFIG_H -I"$b/src" -I"$b/ffmpeg" -o "$b/rtcp_fuzzer" "$top/tests/fuzz/rtcp_fuzzer.c" $libs $extra
+
+# the receiver's packet path: FFmpeg's RTP demuxer context, this project's
+# extension and the H.264 depacketizer compiled in (coverage), the rest of
+# libavformat from the ASan build; libavutil's time functions are the
+# harness's own (its clock), so time.o is never linked
+rtp_srcs=
+for f in rtpdec.c rtpdec_h264.c rtpdec_ext.c rtpnack.c rtpau.c rtpjoin.c rtptwcc.c; do
+    rtp_srcs="$rtp_srcs $b/src/libavformat/$f"
+done
+clang -w -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -DHAVE_AV_CONFIG_H -I"$b/src" -I"$b/ffmpeg" -o "$b/rtp_receiver_fuzzer" \
+    "$top/tests/fuzz/rtp_receiver_fuzzer.c" $rtp_srcs "$b/ffmpeg/libavformat/libavformat.a" \
+    "$b/ffmpeg/libavcodec/libavcodec.a" "$b/ffmpeg/libswresample/libswresample.a" \
+    "$b/ffmpeg/libavutil/libavutil.a" $extra

@@ -41,6 +41,22 @@ mkdir -p "$b/fuzz-golden"
 run fuzz-replay "$top/tests/fuzz/replay.sh" "$b/rtcp_fuzzer" "$b/fuzz-golden" \
     "$top/tests/fuzz/regressions" "$top/../shared/data/rtcp"
 tail -n 1 "$b.fuzz-replay.log" | sed 's/^/    /'
+# and a short run of it from there (a finding fails it; its input stays in
+# build/asan/fuzz-artifacts)
+mkdir -p "$b/fuzz-artifacts" "$b/fuzz-rtcp-short"
+cp -n "$b/fuzz-golden"/* "$b/fuzz-rtcp-short"/ 2>/dev/null || true
+run fuzz-rtcp-short "$b/rtcp_fuzzer" -max_len=2048 -runs=50000 \
+    -artifact_prefix="$b/fuzz-artifacts/" "$b/fuzz-rtcp-short"
+# the RTP receiver's packet path: seeds from real captures (the main tree's
+# ffmpeg through the relay), the regression inputs replayed, a short run
+mkdir -p "$b/fuzz-rtp-seeds" "$b/fuzz-rtp-short"
+run fuzz-rtp-seeds "$top/tests/fuzz/rtp_seeds.sh" "$top/build" "$b/fuzz-rtp-seeds"
+run fuzz-rtp-replay "$top/tests/fuzz/replay.sh" "$b/rtp_receiver_fuzzer" "$b/fuzz-rtp-seeds" \
+    "$top/tests/fuzz/regressions-rtp"
+tail -n 1 "$b.fuzz-rtp-replay.log" | sed 's/^/    /'
+cp -n "$b/fuzz-rtp-seeds"/* "$b/fuzz-rtp-short"/ 2>/dev/null || true
+run fuzz-rtp-short "$b/rtp_receiver_fuzzer" -max_len=65536 -runs=50000 \
+    -artifact_prefix="$b/fuzz-artifacts/" "$b/fuzz-rtp-short"
 run ffmpeg-threads "$b/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=353x287:r=25,format=uyvy422 \
     -filter_threads 3 -vf "toi420,vflip,format=bgr24,toi420" -frames:v 20 -f null -
 # the RTP send path in every mode, with connect=1 and nobody listening
