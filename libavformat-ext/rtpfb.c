@@ -72,6 +72,7 @@
 typedef struct Receiver {
     int64_t last_heard;         ///< when its last RTCP packet was read
     int verified;               ///< it echoed one of our SRs (LSR): it receives the stream
+    unsigned unechoed;          ///< its report blocks that echoed none of our SRs
     int fir_seen;
     uint8_t fir_seq;
     uint64_t rtt_samples;       ///< round trips measured (JSON and log only: not in the public struct)
@@ -148,7 +149,10 @@ static void on_sent(void *opaque, AVBufferRef **bufs, const int *sizes, int nb)
  * place of one that left (BYE) or went silent for RX_TIMEOUT is taken, the
  * longest silent first, so that restarted receivers are not locked out;
  * failing that, of one that never echoed an SR (a report block's LSR):
- * SSRCs made up by someone who does not receive the stream */
+ * SSRCs made up by someone who does not receive the stream. Of those, the
+ * one with the most reports that echoed nothing goes first: a real receiver
+ * echoes an SR in its first report after one reached it, so a newcomer with
+ * few reports is not pushed out by SSRCs that report often and echo never */
 static LCVRTPReceiverStats *receiver(FFRTPFeedback *fb, uint32_t ssrc, Receiver **priv, int64_t now)
 {
     int i, victim = -1;
@@ -162,20 +166,27 @@ static LCVRTPReceiverStats *receiver(FFRTPFeedback *fb, uint32_t ssrc, Receiver 
     if (fb->st.nb_receivers < LCV_RTP_MAX_RECEIVERS) {
         i = fb->st.nb_receivers++;
     } else {
-        /* one that left or went silent, the longest silent first; else
-         * the one silent longest of those that never echoed an SR of ours
-         * (made-up SSRCs cannot keep a real receiver out); a verified
-         * receiver that still reports keeps its place */
+        /* one that left or went silent, the longest silent first; else of
+         * those that never echoed an SR of ours the one with the most
+         * reports that echoed nothing, the longest silent of equals; a
+         * verified receiver that still reports keeps its place */
         int gone = 0;
         for (i = 0; i < fb->st.nb_receivers; i++) {
-            int g = fb->rxs[i].bye || now - fb->rx[i].last_heard >= RX_TIMEOUT;
-            if (!g && fb->rx[i].verified)
+            const Receiver *c = &fb->rx[i], *v;
+            int g = fb->rxs[i].bye || now - c->last_heard >= RX_TIMEOUT;
+            if (!g && c->verified)
                 continue;
-            if (victim < 0 || g > gone ||
-                (g == gone && fb->rx[i].last_heard < fb->rx[victim].last_heard)) {
+            if (victim < 0 || g > gone) {
                 victim = i;
                 gone   = g;
+                continue;
             }
+            if (g < gone)
+                continue;
+            v = &fb->rx[victim];
+            if ((!g && c->unechoed > v->unechoed) ||
+                ((g || c->unechoed == v->unechoed) && c->last_heard < v->last_heard))
+                victim = i;
         }
         if (victim < 0)
             return NULL;
@@ -316,6 +327,7 @@ static void handle_report(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
         LCVRTCPReportBlock rb;
         LCVRTPReceiverStats *r;
         Receiver *priv;
+        int echoed;
 
         lcv_rtcp_report_block(p, i, &rb);
         if (rb.ssrc != fb->cfg.ssrc || !(r = receiver(fb, p->ssrc, &priv, now)))
@@ -326,9 +338,11 @@ static void handle_report(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
         r->cumulative_lost = rb.cumulative_lost;
         r->highest_seq     = rb.highest_seq;
         r->jitter_ms       = rb.jitter * 1000.0 / fb->cfg.clock_rate;
+        echoed = 0;
         if (rb.lsr) {
             for (int j = 0; j < FF_ARRAY_ELEMS(fb->sr_mid); j++) {
                 if (fb->sr_mid[j] == rb.lsr) {
+                    echoed = 1;
                     uint32_t a = ff_get_formatted_ntp_time(ff_ntp_time()) >> 16;
                     priv->verified = 1;
                     int32_t rtt = a - rb.lsr - rb.dlsr;
@@ -346,6 +360,8 @@ static void handle_report(FFRTPFeedback *fb, const LCVRTCPPacket *p, int64_t now
                 }
             }
         }
+        if (!echoed && !priv->verified)
+            priv->unechoed++;
         /* a receiver without transport feedback: its loss is all we know */
         if (fb->cc && !fb->twcc_seen)
             cc_update(fb, 0, r->fraction_lost, now);

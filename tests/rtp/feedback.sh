@@ -262,13 +262,15 @@ test_restart() {
 
 # squatters: 17 made-up receivers (RRs every 100 ms from the sender's own
 # host, never an SR echoed) fill the sender's table before a real receiver
-# joins the live stream (GOP 1000) 1.5 s in: its keyframe request must be
-# heard (it decodes), and it must stay in the table, its RTT measured
+# joins the live stream (GOP 1000, 2 Mbit/s, so that FFmpeg's receiver
+# reports about once a second) 1.5 s in: its keyframe request must be heard
+# (it decodes), and it must stay in the table, its RTT measured (the relay
+# adds 20 ms, so that rounding cannot make the loopback's round trip negative)
 test_squatters() {
     ports
-    relay sq 0 1 0
+    relay sq 0 1 20
     live_sdp "$work/sq.sdp"
-    live_sender sq 8 &
+    live_sender sq 8 -b:v 2M -maxrate 2M -bufsize 1M &
     local send_pid=$!
     sleep 0.3
     "$tools/rtcpinject" squat "$((p_send + 1))" "$SSRC" 17 7500 100 > "$work/sq.squat" &
@@ -290,7 +292,7 @@ test_squatters() {
     note "17 made-up receivers ($(cat "$work/sq.squat")), then a real one 1.5 s in: it decoded $frames frames;" \
          "in the table (of $n) with ${reports:-no} reports, ${rtt:-no} RTT samples"
     [ "$frames" -ge 100 ] || die "the real receiver decoded $frames frames: its keyframe request was not heard"
-    [ "${reports:-0}" -ge 2 ] && [ "${rtt:-0}" -ge 1 ] ||
+    [ "${reports:-0}" -ge 1 ] && [ "${rtt:-0}" -ge 1 ] ||
         die "the real receiver is not in the table (reports ${reports:-none}, RTT samples ${rtt:-none})"
 }
 
