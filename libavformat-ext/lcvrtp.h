@@ -184,6 +184,7 @@ typedef struct LCVRTPReceiveStats {
     uint64_t au_overflows;      ///< H.264/HEVC access units handed on at 8 MiB, before their marker
     uint64_t queue_overflows;   ///< packets handed on early: the reorder queue held 16 MiB
     uint64_t resyncs;           ///< times the stream was followed again after packets far ahead took its place
+    uint64_t strays;            ///< packets far ahead dropped from the reorder queue: the stream went on without them
 } LCVRTPReceiveStats;
 
 /**

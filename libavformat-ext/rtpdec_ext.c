@@ -356,15 +356,27 @@ void ff_rtpdec_ext_skip(RTPDemuxContext *s, uint16_t seq)
 int64_t ff_rtpdec_ext_wait_end(RTPDemuxContext *s, int64_t first_queue_time, int64_t max_delay)
 {
     FFRTPDecExt *e = s->ext;
-    int64_t end;
+    int64_t end, jump = 0;
+    int far;
 
-    if (!e || !e->nack.nack || !s->queue)
+    if (!e || !s->queue)
         return first_queue_time + max_delay;
+    /* a head far ahead (no loss) gets the time to see whether the stream
+     * goes on behind it: its packets are then dropped as strays (patches:
+     * rtpdec.c). Not capped by max_delay: the stream, in order, is handed
+     * on meanwhile; only a sender that restarted with new numbers waits */
+    far = (uint16_t)(s->queue->seq - s->seq) > RTP_STRAY_GAP;
+    if (far)
+        jump = first_queue_time + ff_rtp_nack_jump_wait(&e->nack, RTP_RESYNC_RUN);
+    if (!e->nack.nack) {
+        end = first_queue_time + max_delay;
+        return far ? FFMAX(end, jump) : end;
+    }
     /* the numbers the queue's head waits for that are still pursued */
     end = ff_rtp_nack_wait_end(&e->nack, s->seq + 1, s->queue->seq);
     /* none pursued: skip now; a plain reorder still gets the allowance */
     if (!end)
-        end = first_queue_time + FF_RTP_NACK_REORDER;
+        end = far ? jump : first_queue_time + FF_RTP_NACK_REORDER;
     return end;
 }
 
@@ -510,6 +522,7 @@ void ff_rtpdec_ext_get_stats(const RTPDemuxContext *s, LCVRTPReceiveStats *st)
     st->au_overflows    = s->ext->au ? ff_rtp_au_overflows(s->ext->au) : 0;
     st->queue_overflows = s->queue_overflows;
     st->resyncs         = s->resyncs;
+    st->strays          = s->strays;
 }
 
 int ff_rtpdec_ext_write_stats(const RTPDemuxContext *s, int stream_index,
@@ -530,14 +543,14 @@ int ff_rtpdec_ext_write_stats(const RTPDemuxContext *s, int stream_index,
                    "\"plis\":%"PRIu64",\"firs\":%"PRIu64",\"pending\":%"PRIu64","
                    "\"rtt_ms\":%.3f,\"reorder_wait_ms\":%.3f,\"twcc_reports\":%"PRIu64","
                    "\"decodable_ms\":%.3f,\"au_overflows\":%"PRIu64",\"queue_overflows\":%"PRIu64","
-                   "\"resyncs\":%"PRIu64","
+                   "\"resyncs\":%"PRIu64",\"strays\":%"PRIu64","
                    "\"final\":%s}\n",
                    now, stream_index, st->ssrc, st->packets, st->missing, st->recovered,
                    st->rtx_packets, st->reordered, st->lost, st->late, st->duplicates,
                    st->skipped, st->seq_jumps, st->nack_packets, st->nacked, st->plis,
                    st->firs, st->pending, st->rtt_ms, st->reorder_wait_ms, st->twcc_reports,
                    s->ext ? decodable_ms(s->ext) : -1, st->au_overflows, st->queue_overflows,
-                   st->resyncs, final ? "true" : "false");
+                   st->resyncs, st->strays, final ? "true" : "false");
     if (len < 0 || len >= sizeof(line))
         return AVERROR(ENOMEM);
     avio_write(pb, line, len);

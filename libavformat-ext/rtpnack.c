@@ -89,6 +89,17 @@ int64_t ff_rtp_nack_reorder_wait(const FFRTPNack *g)
     return FFMIN(w, hold_cap(g));
 }
 
+int64_t ff_rtp_nack_jump_wait(const FFRTPNack *g, int run)
+{
+    int rate = FFMAX(g->win_prev, g->win_count);
+    int64_t w;
+
+    if (rate <= 0)
+        return FF_RTP_NACK_JUMP_WAIT_MAX;
+    w = 2 * (int64_t)run * 1000000 / rate;
+    return av_clip64(w, FF_RTP_NACK_JUMP_WAIT_MIN, FF_RTP_NACK_JUMP_WAIT_MAX);
+}
+
 /** When a missing number is given up: one retry interval after its last
  *  request, or when it has been held for the cap. */
 static int64_t give_up_at(const FFRTPNack *g, const FFRTPNackMissing *m, int64_t retry)

@@ -57,6 +57,8 @@
 #define FF_RTP_NACK_MAX_GAP     1000    ///< a larger jump is a restart, not loss
 #define FF_RTP_NACK_REORDER     3000    ///< µs a new gap waits before its first NACK
 #define FF_RTP_NACK_MIN_PLAUSIBLE 128   ///< a gap this large is always asked for
+#define FF_RTP_NACK_JUMP_WAIT_MIN 20000  ///< µs a jump far ahead is held at least
+#define FF_RTP_NACK_JUMP_WAIT_MAX 500000 ///< and at most
 #define FF_RTP_RTCP_SHARE       0.0375  ///< the receiver's RTCP bytes / media bytes
 #define FF_RTP_RTCP_FLOOR       1000    ///< bytes/s of RTCP always allowed
 #define FF_RTP_RTCP_DEPTH       1400    ///< bytes the budget holds at least (one compound)
@@ -146,5 +148,15 @@ int64_t ff_rtp_nack_retry_interval(const FFRTPNack *g);
 
 /** µs the demuxer now waits for a missing packet at most (statistics). */
 int64_t ff_rtp_nack_reorder_wait(const FFRTPNack *g);
+
+/**
+ * µs the demuxer holds a packet far ahead of the stream (a jump that is no
+ * loss) before it follows it: the time the stream takes, at the rate of the
+ * last second, to send twice `run` packets, within FF_RTP_NACK_JUMP_WAIT_MIN
+ * and FF_RTP_NACK_JUMP_WAIT_MAX. Long enough to see whether the stream goes
+ * on behind it (then the packet is a stray, not the stream's), short enough
+ * that a sender that restarted with new numbers is followed at once.
+ */
+int64_t ff_rtp_nack_jump_wait(const FFRTPNack *g, int run);
 
 #endif /* AVFORMAT_RTPNACK_H */

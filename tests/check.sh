@@ -247,8 +247,9 @@ for t in link rtx pli api forced tail idr rtsp au late; do
     sed -n 's/^  /    /p' "$log/rtp-lossy-$t.log"
 done
 echo "== RTP receiver under hostile RTP: memory of access-unit gathering and of the reorder queue"
-echo "   (64,000-byte floods), its RTCP under a NACK storm (127.0.0.1)"
-for t in au queue storm; do
+echo "   (64,000-byte floods), packets far ahead that would take the stream over, its RTCP under a"
+echo "   NACK storm (127.0.0.1)"
+for t in au queue takeover storm; do
     run "rtp-hostile-$t" "$top/tests/rtp/hostile.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-hostile-$t.log"
 done

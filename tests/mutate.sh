@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # The mutation exercise: break one toi420 kernel, one RTCP writer, the
-# buffer pool's reference recycling, the pacer or the sender's hooks for a
-# second muxer at a time, rebuild, run the tests that
+# buffer pool's reference recycling, or one piece of the RTP transport (the
+# pacer, the history and its budget, the NACK generator and the receiver's
+# RTCP budget, congestion control, the keyframe path, whose feedback counts,
+# the receiver's reorder queue, the sender's hooks for a second muxer) at a
+# time, rebuild, run the tests that
 # guard that code, and say which of them failed. Every mutation must make at
 # least one test fail; the script exits 1 if one survives. Not part of make
 # check (each mutation is a rebuild); run it after changing the tests.
-#   tests/mutate.sh [toi420|rtcp|pool|pacer|hist|nack|sendapi|GROUP/NAME ...]   (default: all)
+#   tests/mutate.sh [toi420|rtcp|pool|pacer|hist|nack|cc|kf|peer|rxq|sendapi|GROUP/NAME ...]
+#   (default: all; kf runs live network tests on 127.0.0.1, and needs the
+#   test tools: make check builds them)
 # Needs a configured and built tree (./configure && make ffmpeg). The files
 # are restored after each mutation, and the tree is rebuilt at the end.
 set -u
@@ -15,7 +20,7 @@ src=$top/build/src
 shim=$top/build/tests/malloc_count.so
 log=$top/build/tests/mutate
 mkdir -p "$log"
-groups=${*:-toi420 rtcp pool pacer hist nack sendapi}
+groups=${*:-toi420 rtcp pool pacer hist nack cc kf peer rxq sendapi}
 survived=0 total=0 report=()
 
 # mutate GROUP NAME FILE OLD NEW: replace the one occurrence of OLD in FILE
@@ -41,7 +46,8 @@ EOF
     if ! make -C "$top" -s ffmpeg > "$log/$name.build.log" 2>&1 ||
        ! make -C "$ffb" -s -j"$(nproc)" libavfilter/tests/toi420 libavformat/tests/lcvrtcp \
             libavutil/tests/bufferpool tests/checkasm/checkasm libavformat/tests/rtppacer \
-            libavformat/tests/rtphist libavformat/tests/rtpnack \
+            libavformat/tests/rtphist libavformat/tests/rtpnack libavformat/tests/rtpcc \
+            libavformat/tests/rtppeer libavformat/tests/rtpjoin libavformat/tests/rtpdec_ext \
             >> "$log/$name.build.log" 2>&1 ||
        ! make -C "$top" -s "$top/build/tests/transport_api" >> "$log/$name.build.log" 2>&1; then
         failed+=("build")
@@ -53,6 +59,11 @@ EOF
         pacer)  run_pacer ;;
         hist)   t rtphist-unit "$ffb/libavformat/tests/rtphist" ;;
         nack)   t rtpnack-unit "$ffb/libavformat/tests/rtpnack" ;;
+        cc)     t rtpcc-unit "$ffb/libavformat/tests/rtpcc" ;;
+        kf)     run_kf ;;
+        peer)   t rtppeer-unit "$ffb/libavformat/tests/rtppeer" ;;
+        rxq)    t rtpdec-ext-unit "$ffb/libavformat/tests/rtpdec_ext"
+                t rtpnack-unit "$ffb/libavformat/tests/rtpnack" ;;
         sendapi) run_sendapi ;;
         esac
     fi
@@ -93,6 +104,14 @@ run_sendapi() {
     t transport-api-gso "$top/build/tests/transport_api" gso 1
     t transport-api-single "$top/build/tests/transport_api" single 0
     t transport-api-fail "$top/build/tests/transport_api" gso 1 fail
+}
+
+# the keyframe path end to end: PLIs to a live x264 sender, IDRs counted in
+# the capture; a late receiver's own requests
+run_kf() {
+    t rtpjoin-unit "$ffb/libavformat/tests/rtpjoin"
+    t feedback-kfinterval bash "$top/tests/rtp/feedback.sh" "$top/build" kfinterval
+    t feedback-keyframe bash "$top/tests/rtp/feedback.sh" "$top/build" keyframe
 }
 
 run_pool() {
@@ -231,6 +250,44 @@ mutate nack duplicate "$N" $'            return g->nack;\n' $'            return
 mutate nack late "$N" 'g->st.late++;' 'g->st.duplicates++;'
 mutate nack skip "$N" 'give_up(g, find(g, unwrap(g, seq)));' 'give_up(g, 0);'
 mutate nack wait-end "$N" 'end = FFMAX(end, give_up_at(g, &g->miss[i], retry));' 'end = FFMAX(end, g->miss[i].detected);'
+
+# the receiver's plausible gaps, its RTCP budget, the hold of a jump far ahead
+mutate nack plausible-floor "$N" 'plausible = FFMAX(plausible, FF_RTP_NACK_MIN_PLAUSIBLE);' 'plausible = plausible;'
+mutate nack rtcp-share "$N" 'FF_RTP_RTCP_SHARE * FFMAX(b->prev_bytes, b->win_bytes)' '0.2 * FFMAX(b->prev_bytes, b->win_bytes)'
+mutate nack rtcp-depth "$N" 'depth = FFMAX(rate / 4, FF_RTP_RTCP_DEPTH);' 'depth = FFMAX(rate, FF_RTP_RTCP_DEPTH);'
+mutate nack jump-wait "$N" 'w = 2 * (int64_t)run * 1000000 / rate;' 'w = (int64_t)run * 1000000 / rate;'
+
+# ---- congestion control (rtpcc.c, on the unit test's simulated links)
+C2=$top/libavformat-ext/rtpcc.c
+mutate cc remb-expiry "$C2" 'if (now - cc->remb_time > FF_RTPCC_REMB_TIMEOUT) {' 'if (0) {'
+mutate cc remb-halving "$C2" 'cc->remb_cap = FFMAX(cc->remb, cc->remb_cap * exp2(' 'cc->remb_cap = FFMAX(cc->remb, 0 * exp2('
+mutate cc beta "$C2" '#define BETA            0.85' '#define BETA            0.97'
+mutate cc loss-high "$C2" '#define LOSS_HIGH       0.10' '#define LOSS_HIGH       0.30'
+mutate cc overuse-time "$C2" '#define OVERUSE_TIME    10.0' '#define OVERUSE_TIME    200.0'
+mutate cc increase "$C2" '#define MULT_INCREASE   1.12' '#define MULT_INCREASE   1.00'
+
+# ---- the keyframe path: the sender's request interval, the late receiver's requests
+F=$top/libavformat-ext/rtpfb.c
+J=$top/libavformat-ext/rtpjoin.c
+mutate kf min-interval "$F" 'if (fb->last_kf_request && now - fb->last_kf_request < fb->cfg.kf_min_interval)' 'if (0)'
+mutate kf join-needs-sets "$J" 'if (irap && (j->seen & j->need) == j->need) {' 'if (irap) {'
+mutate kf join-interval-cap "$J" 'j->interval = FFMIN(2 * j->interval, FF_RTP_JOIN_MAX);' 'j->interval = 2 * j->interval;'
+mutate kf join-first-wait "$J" 'j->next     = now + FF_RTP_JOIN_FIRST;' 'j->next     = now;'
+
+# ---- whose feedback counts (rtppeer.c): the sender's rtcp_from, the receiver's lock
+E=$top/libavformat-ext/rtppeer.c
+mutate peer ports-ignored "$E" 'return v4x && v4y && x4 == y4 && (!port || xp == yp);' 'return v4x && v4y && x4 == y4;'
+mutate peer rtcp-relocks "$E" 'if (!rtcp && now - l->last >= FF_RTP_PEER_RELOCK) {' 'if (now - l->last >= FF_RTP_PEER_RELOCK) {'
+mutate peer auto-any "$E" 'return ff_rtp_peer_is_multicast(dest) ? FF_RTP_PEER_ANY : FF_RTP_PEER_HOST;' 'return FF_RTP_PEER_ANY;'
+mutate peer v4-mapped "$E" $'        if (IN6_IS_ADDR_V4MAPPED(&s->sin6_addr)) {
+' $'        if (0) {
+'
+
+# ---- the receiver's reorder queue (FFmpeg's rtpdec.c as patched, in build/src)
+Q=$src/libavformat/rtpdec.c
+mutate rxq no-strays "$Q" 's->in_order - s->queue->in_order >= RTP_RESYNC_RUN) {' 's->in_order - s->queue->in_order >= 100000) {'
+mutate rxq no-resync "$Q" 'if (s->late_run >= RTP_RESYNC_RUN) {' 'if (0) {'
+mutate rxq strays-any-gap "$Q" '(uint16_t)(s->queue->seq - s->seq) > RTP_STRAY_GAP &&' '1 &&'
 
 # ---- the sender's hooks for a second muxer (rtpsend.c)
 S=$top/libavformat-ext/rtpsend_io.c

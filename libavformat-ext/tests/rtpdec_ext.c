@@ -285,6 +285,134 @@ static void check_hostile(void)
     ff_rtpdec_ext_close(&s);
 }
 
+/* FFmpeg's RTP demuxer context itself (patches: rtpdec.c), no
+ * depacketizer: the payload is handed on as it is, each packet its own
+ * frame of 3000 ticks. feed() sends seq (timestamp 90000 + 3000 * (seq -
+ * 1000), or ts if not 0: FFmpeg takes a timestamp 0 for none) and collects
+ * what comes out; end_wait(): the demuxer's reorder wait ran out (rtsp.c
+ * then asks for the head of the queue) */
+static int64_t out_pts[512];
+static uint16_t out_seq[512];
+static int nb_out;
+
+static void take(RTPDemuxContext *s, AVPacket *pkt, int ret)
+{
+    for (int k = 0; ret >= 0 && k < 64; k++) {
+        if (pkt->size >= 2 && nb_out < FF_ARRAY_ELEMS(out_pts)) {
+            out_pts[nb_out]   = pkt->pts;
+            out_seq[nb_out++] = AV_RB16(pkt->data);
+        }
+        av_packet_unref(pkt);
+        if (ret != 1)
+            break;
+        ret = ff_rtp_parse_packet(s, pkt, NULL, 0);
+    }
+    av_packet_unref(pkt);
+}
+
+static void feed(RTPDemuxContext *s, AVPacket *pkt, uint16_t seq, uint32_t ts)
+{
+    uint8_t *buf = av_mallocz(64 + AV_INPUT_BUFFER_PADDING_SIZE), *b = buf;
+    uint8_t payload[2];
+    int len;
+
+    if (!buf)
+        return;
+    AV_WB16(payload, seq);
+    len = make_rtp(buf, 96, seq, MEDIA_SSRC, payload, 2);
+    AV_WB32(buf + 4, ts ? ts : 90000 + 3000u * (uint16_t)(seq - 1000));
+    take(s, pkt, ff_rtp_parse_packet(s, pkt, &b, len));
+    av_free(b);     /* unless the queue took it */
+}
+
+static void end_wait(RTPDemuxContext *s, AVPacket *pkt)
+{
+    take(s, pkt, ff_rtp_parse_packet(s, pkt, NULL, 0));
+}
+
+/* the real stream's packets came out in order, each 3000 ticks after the
+ * one before by its number: the timeline was kept */
+static int timeline_kept(int from)
+{
+    for (int i = from + 1; i < nb_out; i++)
+        if (out_pts[i] - out_pts[i - 1] != 3000 * (int64_t)(uint16_t)(out_seq[i] - out_seq[i - 1]) ||
+            (int16_t)(out_seq[i] - out_seq[i - 1]) <= 0)
+            return 0;
+    return 1;
+}
+
+/* two packets 30,000 ahead (timestamps far away) while the stream goes on:
+ * dropped as strays when the wait runs out after 8 or more of the stream
+ * came in order behind them; handed on if the wait runs out sooner, and
+ * then 8 of the stream in a row behind them take it back (resync) */
+static void check_strays(void)
+{
+    int level = av_log_get_level();
+
+    av_log_set_level(AV_LOG_FATAL);     /* the demuxer's warnings are expected */
+    for (int late = 0; late < 2; late++) {
+        AVFormatContext *ic = avformat_alloc_context();
+        AVPacket *pkt = av_packet_alloc();
+        RTPDemuxContext *s = NULL;
+        AVStream *st;
+        int n = 0, ahead = 0, first_real_after;
+
+        nb_out = 0;
+        if (!ic || !pkt || !(st = avformat_new_stream(ic, NULL))) {
+            CHECK(0);
+            goto end;
+        }
+        st->codecpar->codec_type = AVMEDIA_TYPE_DATA;
+        avpriv_set_pts_info(st, 32, 1, 90000);
+        if (!(s = ff_rtp_parse_open(ic, st, 96, 500))) {
+            CHECK(0);
+            goto end;
+        }
+        for (n = 1000; n < 1050; n++)
+            feed(s, pkt, n, 0);
+        feed(s, pkt, 31000, 0x40000000);
+        feed(s, pkt, 31001, 0x40000000);
+        if (late) {
+            /* the wait runs out after 3 of the stream: the strays go on */
+            for (; n < 1053; n++)
+                feed(s, pkt, n, 0);
+            end_wait(s, pkt);
+            end_wait(s, pkt);
+        } else {
+            for (; n < 1058; n++)
+                feed(s, pkt, n, 0);
+            end_wait(s, pkt);
+        }
+        first_real_after = nb_out;
+        for (; n < 1100; n++)
+            feed(s, pkt, n, 0);
+        for (int i = 0; i < nb_out; i++)
+            ahead += out_seq[i] >= 31000;
+        printf("strays (wait over after %d of the stream): %d handed on, %d of the stream's "
+               "100 out, strays %"PRIu64", resyncs %"PRIu64"\n", late ? 3 : 8, ahead,
+               nb_out - ahead, s->strays, s->resyncs);
+        if (!late) {
+            CHECK(s->strays == 2 && ahead == 0 && s->resyncs == 0);
+            CHECK(nb_out >= 98);        /* the first two: RFC 3550's probation */
+            CHECK(timeline_kept(0));
+        } else {
+            /* the second stray passes the probation and is handed on; 8
+             * late packets in a row resync, RFC 3550's check costs two more */
+            CHECK(s->strays == 0 && ahead >= 1 && s->resyncs == 1);
+            CHECK(nb_out - first_real_after >= 1100 - 1053 - 10);
+            CHECK(out_seq[nb_out - 1] == 1099);
+            /* after the resync the stream's timeline again */
+            CHECK(timeline_kept(nb_out - 20));
+        }
+    end:
+        if (s)
+            ff_rtp_parse_close(s);
+        av_packet_free(&pkt);
+        avformat_free_context(ic);
+    }
+    av_log_set_level(level);
+}
+
 /* one depacketized piece: a start code and NAL header byte(s) nal (none:
  * an FU continuation), then n bytes counting from fill; the RTP timestamp
  * and marker; returns what ff_rtpdec_ext_au() returns, pkt as it leaves */
@@ -386,6 +514,7 @@ int main(void)
     check_keyframe();
     check_hostile();
     check_au();
+    check_strays();
     if (failures)
         printf("%d check(s) failed\n", failures);
     return !!failures;

@@ -30,6 +30,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "libavutil/macros.h"
@@ -235,6 +236,29 @@ static void test_plausible(void)
            "400 after 302, nor 999 at 200 a second\n");
 }
 
+/* how long a packet far ahead is held: twice 8 packets at the rate of the
+ * last second, within 20 and 500 ms */
+static void test_jump_wait(void)
+{
+    static const struct { int rate; int64_t wait; } cases[] = {
+        { 0, 500000 }, { 10, 500000 }, { 100, 160000 }, { 400, 40000 }, { 2000, 20000 },
+    };
+    for (int c = 0; c < FF_ARRAY_ELEMS(cases); c++) {
+        int64_t w;
+        ff_rtp_nack_init(&g, 1, 10, 1000000, NULL);
+        /* a second at the rate, then the start of the next */
+        for (int i = 0; i < cases[c].rate; i++)
+            ff_rtp_nack_packet(&g, i, 1000 + i * (1000000 / cases[c].rate));
+        ff_rtp_nack_packet(&g, cases[c].rate, 1001000);
+        w = ff_rtp_nack_jump_wait(&g, 8);
+        CHECK(llabs(w - cases[c].wait) <= cases[c].wait / 50,
+              "%d packets a second: a jump held %"PRId64" us, %"PRId64" expected",
+              cases[c].rate, w, cases[c].wait);
+    }
+    printf("jump wait: 500 ms at 0 and 10 packets a second, 160 ms at 100, 40 ms at 400, "
+           "20 ms at 2000\n");
+}
+
 /* the receiver's RTCP budget: 3.75 % of the media bytes of the last
  * second, never below 1000 B/s, a quarter second banked (at least 1400
  * bytes) */
@@ -277,6 +301,7 @@ int main(void)
     test_bounds();
     test_plausible();
     test_budget();
+    test_jump_wait();
     if (failures) {
         printf("%d checks failed\n", failures);
         return 1;

@@ -133,7 +133,7 @@ test_takeover() {
              "$real of the stream's 150 access units, longest pause" \
              "$gap ms; stock $s_real of 150"
         [ "$s_real" -lt 120 ] || die "stock kept $s_real access units: the attack did nothing"
-        [ "$real" -ge 135 ] && [ "$gap" -le 1000 ] ||
+        [ "$real" -ge 145 ] && [ "$gap" -le 200 ] ||
             die "ours: $real access units, a pause of $gap ms after the takeover attempt"
     done
 }
