@@ -206,8 +206,8 @@ mutate pacer due-time "$P" 'due = FFMIN(due, now + p->urgent_within);' 'due = FF
 mutate pacer factor "$P" 'rate  = media * p->cfg.factor;' 'rate  = media;'
 mutate pacer forced-drain "$P" '        if (need > rate) {' '        if (0) {'
 mutate pacer resend-credit "$P" 'p->t_free - now > burst_time' 'p->t_free - now > 2 * burst_time'
-mutate pacer link-floor "$P" 'rate = FFMAX(FFMIN(rate, p->link_rate), media);' 'rate = FFMIN(rate, p->link_rate);'
-mutate pacer link-cap "$P" 'rate = FFMAX(FFMIN(rate, p->link_rate), media);' 'rate = FFMAX(rate, media);'
+mutate pacer link-floor "$P" 'rate = FFMAX(p->link_rate * p->cfg.factor, media);' 'rate = p->link_rate * p->cfg.factor;'
+mutate pacer link-factor "$P" 'rate = FFMAX(p->link_rate * p->cfg.factor, media);' 'rate = FFMAX(p->link_rate, media);'
 mutate pacer resends-first "$P" $'    if (b->resent && b->resent + size > p->cfg.burst)\n        return 0;' \
     $'    if (b->resent + size > p->cfg.burst / 2)\n        return 0;'
 mutate pacer live-detection "$P" 'p->media_time <= 2 * elapsed + RATE_WINDOW' 'p->media_time <= 3 * elapsed + RATE_WINDOW'
@@ -226,6 +226,7 @@ mutate pacer rate-media-span "$R" \
 H=$top/libavformat-ext/rtphist.c
 mutate hist budget-floor "$H" 'FF_RTP_HIST_MIN_BURST * (h->cfg.max_packet + 2)' '4 * (h->cfg.max_packet + 2)'
 mutate hist refill-rate "$H" 'h->tokens + rate * (now - h->tokens_time) / 1e6' 'h->tokens + 2 * rate * (now - h->tokens_time) / 1e6'
+mutate hist refill-datagrams "$H" 'h->ptokens + rate / mean * (now' 'h->ptokens + 2 * rate / mean * (now'
 mutate hist bank-quarter-second "$H" 'cap  = FFMAX(rate / 4,' 'cap  = FFMAX(rate / 2,'
 mutate hist early-repeat "$H" 'if (e->resent && now - e->resent < min_rtt)' 'if (0)'
 mutate hist rtx-osn "$H" 'AV_WB16(p + hdr, e->seq);' 'AV_WB16(p + hdr, e->seq + 1);'

@@ -413,6 +413,51 @@ static void check_strays(void)
     av_log_set_level(level);
 }
 
+/* a packet reordered far (but within RTP_STRAY_GAP), then 8 of the stream
+ * in order and two lost: when the wait ends it is handed on, the two
+ * skipped, not dropped as a stray */
+static void check_reordered(void)
+{
+    int level = av_log_get_level();
+    AVFormatContext *ic = avformat_alloc_context();
+    AVPacket *pkt = av_packet_alloc();
+    RTPDemuxContext *s = NULL;
+    AVStream *st;
+    int found = 0;
+
+    av_log_set_level(AV_LOG_FATAL);
+    nb_out = 0;
+    if (!ic || !pkt || !(st = avformat_new_stream(ic, NULL))) {
+        CHECK(0);
+        goto end;
+    }
+    st->codecpar->codec_type = AVMEDIA_TYPE_DATA;
+    avpriv_set_pts_info(st, 32, 1, 90000);
+    if (!(s = ff_rtp_parse_open(ic, st, 96, 500))) {
+        CHECK(0);
+        goto end;
+    }
+    for (int n = 1000; n < 1010; n++)
+        feed(s, pkt, n, 0);
+    feed(s, pkt, 1020, 0);
+    for (int n = 1010; n < 1018; n++)
+        feed(s, pkt, n, 0);
+    end_wait(s, pkt);
+    for (int n = 1021; n < 1030; n++)
+        feed(s, pkt, n, 0);
+    for (int i = 0; i < nb_out; i++)
+        found += out_seq[i] == 1020;
+    printf("reordered: 1020 before 1010..1017, 1018-1019 lost: %d out, 1020 %s, strays %"PRIu64"\n",
+           nb_out, found ? "handed on" : "missing", s->strays);
+    CHECK(found == 1 && s->strays == 0 && nb_out == 28 && timeline_kept(0));
+end:
+    if (s)
+        ff_rtp_parse_close(s);
+    av_packet_free(&pkt);
+    avformat_free_context(ic);
+    av_log_set_level(level);
+}
+
 /* one depacketized piece: a start code and NAL header byte(s) nal (none:
  * an FU continuation), then n bytes counting from fill; the RTP timestamp
  * and marker; returns what ff_rtpdec_ext_au() returns, pkt as it leaves */
@@ -515,6 +560,7 @@ int main(void)
     check_hostile();
     check_au();
     check_strays();
+    check_reordered();
     if (failures)
         printf("%d check(s) failed\n", failures);
     return !!failures;

@@ -260,11 +260,19 @@ static void test_budget(void)
             for (int k = 0; k < 100; k++)
                 m += ff_rtp_hist_nack(h, 200 + 2 * (n + k) + 1, 1100000, 650e3, 0, &pkt, &len) == FF_RTP_HIST_RESEND;
             CHECK(m == 30, "%d small resends after 100 ms of refill, 30 expected", m);
+        } else {
+            /* the big ones: 19,500 bytes are 16 of 1200 (the datagrams
+             * alone would be 30) */
+            int m = 0;
+            for (int k = 0; k < 100; k++)
+                m += ff_rtp_hist_nack(h, 200 + 2 * (n + k), 1100000, 650e3, 0, &pkt, &len) == FF_RTP_HIST_RESEND;
+            CHECK(m == 16, "%d big resends after 100 ms of refill, 16 expected", m);
         }
         ff_rtp_hist_free(&h);
     }
     printf("budget: 75 of 1000 bytes at 1 MB/s x 0.3, then 3 per 10 ms, full again not fuller; "
-           "9 at the 8-packet floor; 75 small datagrams where bytes alone allow 487, 40 big\n");
+           "9 at the 8-packet floor; 75 small datagrams where bytes alone allow 487, 40 big; "
+           "100 ms later 30 small, 16 big\n");
 }
 
 int main(void)

@@ -291,6 +291,15 @@ static void test_budget(void)
     CHECK(spent <= 0.0375 * media + 18750 + 1000, "%"PRId64" bytes of RTCP for %"PRId64" of media",
           spent, media);
     CHECK(spent >= 0.035 * media, "only %"PRId64" of %"PRId64" used", spent, media);
+    /* nothing spent for a second at that rate: a quarter second banked
+     * (75 kB/s: 18,750 bytes), no more */
+    for (; t < 4000000; t += 1000)
+        ff_rtp_rtcp_budget_media(&b, 2000, t);
+    {
+        double left = ff_rtp_rtcp_budget_left(&b, t);
+        printf("budget: %.0f bytes banked after an idle second at 75 kB/s\n", left);
+        CHECK(left >= 18000 && left <= 19500, "%.0f bytes banked, 18750 expected", left);
+    }
 }
 
 int main(void)
