@@ -341,6 +341,28 @@ static int timeline_kept(int from)
     return 1;
 }
 
+/* FFmpeg's demuxer context for one data stream of PT 96 (NULL on failure) */
+static RTPDemuxContext *open_demuxer(AVFormatContext **pic, AVPacket **ppkt)
+{
+    AVStream *st;
+
+    *pic  = avformat_alloc_context();
+    *ppkt = av_packet_alloc();
+    if (!*pic || !*ppkt || !(st = avformat_new_stream(*pic, NULL)))
+        return NULL;
+    st->codecpar->codec_type = AVMEDIA_TYPE_DATA;
+    avpriv_set_pts_info(st, 32, 1, 90000);
+    return ff_rtp_parse_open(*pic, st, 96, 500);
+}
+
+static void close_demuxer(RTPDemuxContext *s, AVFormatContext *ic, AVPacket *pkt)
+{
+    if (s)
+        ff_rtp_parse_close(s);
+    av_packet_free(&pkt);
+    avformat_free_context(ic);
+}
+
 /* two packets 30,000 ahead (timestamps far away) while the stream goes on:
  * dropped as strays when the wait runs out after 8 or more of the stream
  * came in order behind them; handed on if the wait runs out sooner, and
@@ -351,20 +373,13 @@ static void check_strays(void)
 
     av_log_set_level(AV_LOG_FATAL);     /* the demuxer's warnings are expected */
     for (int late = 0; late < 2; late++) {
-        AVFormatContext *ic = avformat_alloc_context();
-        AVPacket *pkt = av_packet_alloc();
-        RTPDemuxContext *s = NULL;
-        AVStream *st;
+        AVFormatContext *ic;
+        AVPacket *pkt;
+        RTPDemuxContext *s = open_demuxer(&ic, &pkt);
         int n = 0, ahead = 0, first_real_after;
 
         nb_out = 0;
-        if (!ic || !pkt || !(st = avformat_new_stream(ic, NULL))) {
-            CHECK(0);
-            goto end;
-        }
-        st->codecpar->codec_type = AVMEDIA_TYPE_DATA;
-        avpriv_set_pts_info(st, 32, 1, 90000);
-        if (!(s = ff_rtp_parse_open(ic, st, 96, 500))) {
+        if (!s) {
             CHECK(0);
             goto end;
         }
@@ -405,10 +420,7 @@ static void check_strays(void)
             CHECK(timeline_kept(nb_out - 20));
         }
     end:
-        if (s)
-            ff_rtp_parse_close(s);
-        av_packet_free(&pkt);
-        avformat_free_context(ic);
+        close_demuxer(s, ic, pkt);
     }
     av_log_set_level(level);
 }
@@ -419,21 +431,14 @@ static void check_strays(void)
 static void check_reordered(void)
 {
     int level = av_log_get_level();
-    AVFormatContext *ic = avformat_alloc_context();
-    AVPacket *pkt = av_packet_alloc();
-    RTPDemuxContext *s = NULL;
-    AVStream *st;
+    AVFormatContext *ic;
+    AVPacket *pkt;
+    RTPDemuxContext *s = open_demuxer(&ic, &pkt);
     int found = 0;
 
     av_log_set_level(AV_LOG_FATAL);
     nb_out = 0;
-    if (!ic || !pkt || !(st = avformat_new_stream(ic, NULL))) {
-        CHECK(0);
-        goto end;
-    }
-    st->codecpar->codec_type = AVMEDIA_TYPE_DATA;
-    avpriv_set_pts_info(st, 32, 1, 90000);
-    if (!(s = ff_rtp_parse_open(ic, st, 96, 500))) {
+    if (!s) {
         CHECK(0);
         goto end;
     }
@@ -451,10 +456,7 @@ static void check_reordered(void)
            nb_out, found ? "handed on" : "missing", s->strays);
     CHECK(found == 1 && s->strays == 0 && nb_out == 28 && timeline_kept(0));
 end:
-    if (s)
-        ff_rtp_parse_close(s);
-    av_packet_free(&pkt);
-    avformat_free_context(ic);
+    close_demuxer(s, ic, pkt);
     av_log_set_level(level);
 }
 
