@@ -13,7 +13,7 @@ export CCACHE_NOHASHDIR := 1
 
 FFMAKE = $(MAKE) -C $(FFB) -j$(JOBS) V=$(V)
 
-.PHONY: all ffmpeg pc stock check check-asan fuzz fuzz-rtcp fuzz-rtp bench bench-rtcp demo \
+.PHONY: all ffmpeg pc stock check check-asan fuzz fuzz-rtcp fuzz-rtp fuzz-rtcp-sender bench bench-rtcp demo \
         install clean distclean sync
 
 all: ffmpeg

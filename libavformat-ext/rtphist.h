@@ -39,7 +39,9 @@
 
 #include "libavutil/buffer.h"
 
+#ifndef FF_RTP_HIST_MAX_PACKETS     /* a fuzzer builds it smaller: a power of 2 up to 32768 */
 #define FF_RTP_HIST_MAX_PACKETS 32768
+#endif
 #define FF_RTP_HIST_MAX_BYTES   (64 << 20)
 #define FF_RTP_HIST_MIN_BURST   8       ///< packets the resend budget always has room for
 

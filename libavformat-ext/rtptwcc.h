@@ -39,7 +39,9 @@
 #include "lcvrtcp.h"
 #include "rtpcc.h"
 
+#ifndef FF_RTP_TWCC_LOG             /* a fuzzer builds it smaller: a power of 2 up to 65536 */
 #define FF_RTP_TWCC_LOG 8192        ///< packets remembered
+#endif
 
 typedef struct FFRTPTwccLog FFRTPTwccLog;
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The lean ASan+UBSan (clang) build in build/asan, and the libFuzzer
-# harnesses linked against it: lcv_rtcp (build/asan/rtcp_fuzzer) and the
-# RTP receiver's packet path (build/asan/rtp_receiver_fuzzer).
+# harnesses linked against it: lcv_rtcp (build/asan/rtcp_fuzzer), the
+# RTP receiver's packet path (build/asan/rtp_receiver_fuzzer) and the RTP
+# sender's RTCP reader (build/asan/rtcp_sender_fuzzer).
 #   tests/asan-build.sh TOP JOBS
 set -eu
 top=$1 jobs=$2
@@ -34,5 +35,21 @@ done
 clang -w -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -DHAVE_AV_CONFIG_H -I"$b/src" -I"$b/ffmpeg" -o "$b/rtp_receiver_fuzzer" \
     "$top/tests/fuzz/rtp_receiver_fuzzer.c" $rtp_srcs "$b/ffmpeg/libavformat/libavformat.a" \
+    "$b/ffmpeg/libavcodec/libavcodec.a" "$b/ffmpeg/libswresample/libswresample.a" \
+    "$b/ffmpeg/libavutil/libavutil.a" $extra
+
+# the sender's RTCP reader: rtpfb.c (included by the harness) and the parts
+# it drives compiled in (coverage); the sender itself is the harness's. Its
+# history and send log hold 1,024 packets (32,768 and 8,192 in the muxer):
+# a run allocates and clears a few hundred KB less, and inputs reach their
+# wrap and their limits sooner
+fb_srcs=
+for f in rtphist.c rtpcc.c rtptwcc.c rtphdrext.c lcvrtcp.c lcvrtcp_write.c; do
+    fb_srcs="$fb_srcs $b/src/libavformat/$f"
+done
+clang -w -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -DHAVE_AV_CONFIG_H -DFF_RTP_HIST_MAX_PACKETS=1024 -DFF_RTP_TWCC_LOG=1024 \
+    -I"$b/src" -I"$b/ffmpeg" -o "$b/rtcp_sender_fuzzer" \
+    "$top/tests/fuzz/rtcp_sender_fuzzer.c" $fb_srcs "$b/ffmpeg/libavformat/libavformat.a" \
     "$b/ffmpeg/libavcodec/libavcodec.a" "$b/ffmpeg/libswresample/libswresample.a" \
     "$b/ffmpeg/libavutil/libavutil.a" $extra

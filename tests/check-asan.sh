@@ -47,16 +47,22 @@ mkdir -p "$b/fuzz-artifacts" "$b/fuzz-rtcp-short"
 cp -n "$b/fuzz-golden"/* "$b/fuzz-rtcp-short"/ 2>/dev/null || true
 run fuzz-rtcp-short "$b/rtcp_fuzzer" -max_len=2048 -runs=50000 \
     -artifact_prefix="$b/fuzz-artifacts/" "$b/fuzz-rtcp-short"
-# the RTP receiver's packet path: seeds from real captures (the main tree's
-# ffmpeg through the relay), the regression inputs replayed, a short run
-mkdir -p "$b/fuzz-rtp-seeds" "$b/fuzz-rtp-short"
-run fuzz-rtp-seeds "$top/tests/fuzz/rtp_seeds.sh" "$top/build" "$b/fuzz-rtp-seeds"
-run fuzz-rtp-replay "$top/tests/fuzz/replay.sh" "$b/rtp_receiver_fuzzer" "$b/fuzz-rtp-seeds" \
-    "$top/tests/fuzz/regressions-rtp"
-tail -n 1 "$b.fuzz-rtp-replay.log" | sed 's/^/    /'
-cp -n "$b/fuzz-rtp-seeds"/* "$b/fuzz-rtp-short"/ 2>/dev/null || true
-run fuzz-rtp-short "$b/rtp_receiver_fuzzer" -max_len=65536 -runs=50000 \
-    -artifact_prefix="$b/fuzz-artifacts/" "$b/fuzz-rtp-short"
+# fuzz_captured NAME FUZZER SEEDS_SCRIPT REGRESSIONS MAX_LEN: a fuzzer whose
+# seeds come from real captures (the main tree's ffmpeg through the relay):
+# the seeds made, they and the regression inputs replayed, a short run
+fuzz_captured() {
+    mkdir -p "$b/fuzz-$1-seeds" "$b/fuzz-$1-short"
+    run "fuzz-$1-seeds" "$top/tests/fuzz/$3" "$top/build" "$b/fuzz-$1-seeds"
+    run "fuzz-$1-replay" "$top/tests/fuzz/replay.sh" "$b/$2" "$b/fuzz-$1-seeds" "$top/tests/fuzz/$4"
+    tail -n 1 "$b.fuzz-$1-replay.log" | sed 's/^/    /'
+    cp -n "$b/fuzz-$1-seeds"/* "$b/fuzz-$1-short"/ 2>/dev/null || true
+    run "fuzz-$1-short" "$b/$2" -max_len="$5" -runs=50000 \
+        -artifact_prefix="$b/fuzz-artifacts/" "$b/fuzz-$1-short"
+}
+# the RTP receiver's packet path, and the RTP sender's RTCP reader (media
+# that left, feedback that came back; its seeds are about 120 KB: whole)
+fuzz_captured rtp rtp_receiver_fuzzer rtp_seeds.sh regressions-rtp 65536
+fuzz_captured fb rtcp_sender_fuzzer rtcp_sender_seeds.sh regressions-rtcp-sender 131072
 run ffmpeg-threads "$b/ffmpeg/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=353x287:r=25,format=uyvy422 \
     -filter_threads 3 -vf "toi420,vflip,format=bgr24,toi420" -frames:v 20 -f null -
 # the RTP send path in every mode, with connect=1 and nobody listening

@@ -15,18 +15,9 @@ mkdir -p "$out"
 for loss in 0 50000 200000; do
     ports
     relay "seed$loss" "$loss" 3 5 7 0
-    opts=(-c:v libx264 -preset ultrafast -tune zerolatency -g 25 -f rtp -ssrc 0x5eed5eed -cc 1 -rtx_pt 97)
     # a receiver that asks for what it misses, so that the capture has RTX
-    "$ffmpeg" -nostdin -v error -f lavfi -i "testsrc2=s=160x120:r=25:d=1" "${opts[@]}" -frames 1 \
-        -sdp_file "$work/seed.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
-    timeout 60 "$ffmpeg" -nostdin -v error -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
-        -i "$work/seed.sdp" -f null - > /dev/null 2>&1 &
-    recv_pid=$!
-    wait_udp "$p_recv"
-    timeout 60 "$ffmpeg" -nostdin -v error -re -f lavfi -i "testsrc2=s=160x120:r=25:d=3" "${opts[@]}" \
-        "$(url)" > /dev/null 2>&1 || die "the sender failed"
-    wait "$recv_pid" || true
-    wait "$relay_pid"
+    live_through_relay seed 160x120 -c:v libx264 -preset ultrafast -tune zerolatency -g 25 -f rtp \
+        -ssrc 0x5eed5eed -cc 1 -rtx_pt 97
     # what reached the relay, less what it dropped (its "dropped SEQ" lines;
     # retransmissions pass): what reached the receiver
     tshark -r "$work/seed$loss.pcap" -Y "udp.dstport == $p_relay" -T fields -e frame.time_epoch -e udp.payload 2> /dev/null |

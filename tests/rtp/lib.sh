@@ -108,6 +108,24 @@ clip_8m() {
 
 url() { echo "rtp://127.0.0.1:$p_relay?pkt_size=1200&localrtpport=$p_send&localrtcpport=$((p_send + 1))"; }
 
+# live_through_relay NAME SIZE SENDER_OPTIONS...: 3 s of live H.264 of
+# SIZE (testsrc2, 25 fps) sent with those options through the relay already
+# started (relay), to this project's receiver asking for what it misses
+# (rtcp_to_source); waits for the three to end. The fuzzers' seeds.
+live_through_relay() {
+    local name=$1 size=$2; shift 2
+    "$ffmpeg" -nostdin -v error -f lavfi -i "testsrc2=s=$size:r=25:d=1" "$@" -frames 1 \
+        -sdp_file "$work/$name.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
+    timeout 60 "$ffmpeg" -nostdin -v error -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
+        -i "$work/$name.sdp" -f null - > /dev/null 2>&1 &
+    recv_pid=$!
+    wait_udp "$p_recv"
+    timeout 60 "$ffmpeg" -nostdin -v error -re -f lavfi -i "testsrc2=s=$size:r=25:d=3" "$@" \
+        "$(url)" > /dev/null 2>&1 || die "$name: the sender failed"
+    wait "$recv_pid" || true
+    wait "$relay_pid"
+}
+
 # compare NAME INPUT: decoded frames (NAME.framemd5) vs the source's; sets n_src n_ok
 compare() {
     "$ffmpeg" -nostdin -v error -y -i "$2" -map 0 -fps_mode passthrough -f framemd5 "$work/$1.src.framemd5"
