@@ -2,13 +2,13 @@
 # The mutation exercise: break one toi420 kernel, one RTCP writer, the
 # buffer pool's reference recycling, or one piece of the RTP transport (the
 # pacer, the history and its budget, the NACK generator and the receiver's
-# RTCP budget, congestion control, the keyframe path, whose feedback counts,
-# the receiver's reorder queue, the sender's hooks for a second muxer) at a
-# time, rebuild, run the tests that
-# guard that code, and say which of them failed. Every mutation must make at
+# RTCP budget, the receiver's added delay end to end, congestion control,
+# the keyframe path, whose feedback counts, the receiver's reorder queue,
+# the sender's hooks for a second muxer) at a time, rebuild, run the tests
+# that guard that code, and say which of them failed. Every mutation must make at
 # least one test fail; the script exits 1 if one survives. Not part of make
 # check (each mutation is a rebuild); run it after changing the tests.
-#   tests/mutate.sh [toi420|rtcp|pool|pacer|hist|nack|cc|kf|peer|rxq|sendapi|GROUP/NAME ...]
+#   tests/mutate.sh [toi420|rtcp|pool|pacer|hist|nack|delay|cc|kf|peer|rxq|sendapi|GROUP/NAME ...]
 #   (default: all; kf runs live network tests on 127.0.0.1, and needs the
 #   test tools: make check builds them)
 # Needs a configured and built tree (./configure && make ffmpeg). The files
@@ -20,7 +20,7 @@ src=$top/build/src
 shim=$top/build/tests/malloc_count.so
 log=$top/build/tests/mutate
 mkdir -p "$log"
-groups=${*:-toi420 rtcp pool pacer hist nack cc kf peer rxq sendapi}
+groups=${*:-toi420 rtcp pool pacer hist nack delay cc kf peer rxq sendapi}
 survived=0 total=0 report=()
 
 # mutate GROUP NAME FILE OLD NEW: replace the one occurrence of OLD in FILE
@@ -59,6 +59,8 @@ EOF
         pacer)  run_pacer ;;
         hist)   t rtphist-unit "$ffb/libavformat/tests/rtphist" ;;
         nack)   t rtpnack-unit "$ffb/libavformat/tests/rtpnack" ;;
+        delay)  t rtpnack-unit "$ffb/libavformat/tests/rtpnack"
+                t lossy-link-delay bash "$top/tests/rtp/lossy.sh" "$top/build" link-ours ;;
         cc)     t rtpcc-unit "$ffb/libavformat/tests/rtpcc" ;;
         kf)     run_kf ;;
         peer)   t rtppeer-unit "$ffb/libavformat/tests/rtppeer" ;;
@@ -251,6 +253,12 @@ mutate nack duplicate "$N" $'            return g->nack;\n' $'            return
 mutate nack late "$N" 'g->st.late++;' 'g->st.duplicates++;'
 mutate nack skip "$N" 'give_up(g, find(g, unwrap(g, seq)));' 'give_up(g, 0);'
 mutate nack wait-end "$N" 'end = FFMAX(end, give_up_at(g, &g->miss[i], retry));' 'end = FFMAX(end, g->miss[i].detected);'
+
+# the delay the receiver adds to a frame it repairs, end to end (lossy.sh
+# link: p95 and max of each frame's hand-on less its last packet's arrival)
+mutate delay first-nack-late "$N" 'int64_t due = m.retries ? m.sent + retry : m.detected + FF_RTP_NACK_REORDER;' \
+    'int64_t due = m.retries ? m.sent + retry : m.detected + 30 * FF_RTP_NACK_REORDER;'
+mutate delay retry-slow "$N" 'return g->srtt + FFMAX(4 * g->rttvar, 5000);' 'return 4 * (g->srtt + FFMAX(4 * g->rttvar, 5000));'
 
 # the receiver's plausible gaps, its RTCP budget, the hold of a jump far ahead
 mutate nack plausible-floor "$N" 'plausible = FFMAX(plausible, FF_RTP_NACK_MIN_PLAUSIBLE);' 'plausible = plausible;'

@@ -137,16 +137,77 @@ compare() {
 
 # receive NAME BIN INPUT [SENDER OPTIONS...]: the SDP of INPUT sent with
 # those options, then BIN reading it on p_recv with defaults apart from
-# rtcp_to_source, decoding to NAME.framemd5 (log NAME.recv.log, verbose)
+# rtcp_to_source, decoding to NAME.framemd5 (log NAME.recv.log, verbose;
+# with RECV_TIMED=1 each line with the time of day, and each packet the
+# demuxer hands on with its timestamps: -debug_ts, for added_delays)
 receive() {
-    local name=$1 bin=$2 in=$3; shift 3
+    local name=$1 bin=$2 in=$3 log=(-v verbose); shift 3
+    [ -n "${RECV_TIMED:-}" ] && log=(-loglevel level+time+verbose -debug_ts)
     "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp "$@" -sdp_file "$work/$name.sdp" \
         "rtp://127.0.0.1:$p_recv" > /dev/null
-    timeout 90 "$bin" -nostdin -v verbose -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
+    timeout 90 "$bin" -nostdin "${log[@]}" -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
         -i "$work/$name.sdp" -map 0 -fps_mode passthrough -y -f framemd5 "$work/$name.framemd5" \
         2> "$work/$name.recv.log" &
     recv_pid=$!
     wait_udp "$p_recv"
+}
+
+# added_delays NAME DELAY_MS: the delay the receiver (run with
+# RECV_TIMED=1) added to each frame: when its demuxer handed the frame on
+# (its log's time of day, ms) less when the frame's last packet reached
+# the relay (the capture NAME.pcap, first transmissions) and the relay's
+# DELAY_MS. Frames are matched by timestamp (the demuxer's pts advance as
+# the RTP timestamps do; the offset is the one that matches most); only
+# frames that reached the receiver after it handed on its first count
+# (FFmpeg's probe holds the first ones). Prints
+# "N MEDIAN P95 MAX" (ms); fails if fewer than half the frames match.
+added_delays() {
+    tshark -r "$work/$1.pcap" -d "udp.port==$p_relay,rtp" -Y "udp.dstport == $p_relay && rtp" \
+        -T fields -e frame.time_epoch -e rtp.seq -e rtp.timestamp -e rtp.marker 2> /dev/null > "$work/$1.arrivals"
+    grep -a 'demuxer -> ist_index:0:0 type:video' "$work/$1.recv.log" |
+        sed -n 's/^\([0-9:.]*\) .* pkt_pts:\([-0-9]*\) .*/\1 \2/p' > "$work/$1.handed"
+    python3 - "$work/$1.arrivals" "$work/$1.handed" "$2" <<'PY'
+import sys, time, datetime
+arr, handed, delay = sys.argv[1], sys.argv[2], float(sys.argv[3]) / 1000
+seen, last, prev = set(), {}, None
+base = 0
+for line in open(arr):
+    f = line.split()
+    if len(f) < 4:
+        continue
+    t, seq, ts = float(f[0]), int(f[1]), int(f[2])
+    if seq in seen:
+        continue                    # a retransmission
+    seen.add(seq)
+    if prev is not None and ts - prev < -(1 << 31):
+        base += 1 << 32
+    prev = ts
+    last[base + ts] = t             # the frame's last packet so far
+first_t = min(last.values())
+day = datetime.datetime.fromtimestamp(first_t).replace(hour=0, minute=0, second=0, microsecond=0)
+out = []
+for line in open(handed):
+    hms, pts = line.split()
+    h, m, s = hms.split(":")
+    t = day.timestamp() + int(h) * 3600 + int(m) * 60 + float(s)
+    if t < first_t - 43200:
+        t += 86400
+    out.append((t, int(pts)))
+if not out:
+    print("0 0 0 0"); sys.exit(1)
+stamps = sorted(last)
+best = max(stamps[:25], key=lambda s0: sum(1 for _, p in out if s0 + p - out[0][1] in last))
+# frames that reached the receiver after it handed on its first: those
+# before waited for FFmpeg's probe, not for repairs
+delays = [t - (last[best + p - out[0][1]] + delay) for t, p in out
+          if best + p - out[0][1] in last and last[best + p - out[0][1]] + delay >= out[0][0]]
+matched = sum(1 for _, p in out if best + p - out[0][1] in last)
+if matched * 2 < len(out) or not delays:
+    print("%d 0 0 0" % matched); sys.exit(1)
+delays.sort()
+ms = lambda x: round(x * 1000, 1)
+print(len(delays), ms(delays[len(delays) // 2]), ms(delays[min(len(delays) - 1, int(len(delays) * 0.95))]), ms(delays[-1]))
+PY
 }
 
 # gst_receiver NAME SDP_OF_THE_STREAM RETRANSMIT [LATENCY_MS] [BANDWIDTH]:

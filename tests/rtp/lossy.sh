@@ -7,7 +7,9 @@
 # defaults apart from sdp_flags rtcp_to_source, decoding to framemd5.
 # "Intact" = the decoded frame's md5 equals the locally decoded clip's.
 #   tests/rtp/lossy.sh BUILD TEST
-# TEST: link (ours and stock as receivers; the sequence wraps mid-stream) |
+# TEST: link (ours and stock as receivers; the sequence wraps mid-stream;
+#       the delay our receiver adds to each frame) | link-ours (the same,
+#       ours alone: for tests/mutate.sh) |
 #       rtx (RFC 4588 retransmissions) | pli (live x264: an unrepairable gap
 #       brings a PLI and an IDR) | api (lcv_rtp_demuxer_get_stats() from a
 #       program, against the relay's counts) | forced (-nack 1 with an
@@ -45,14 +47,25 @@ stats_line() { grep -h 'RTP receiver at the end' "$work/$1.recv.log" | tail -n 1
 
 test_link() {
     local in; in=$(clip_720p)
-    run_link ours "$ffmpeg" "$in"
+    RECV_TIMED=1 run_link ours "$ffmpeg" "$in"
     local ok=$n_ok src=$n_src
     note "ours: relay dropped $r_drop of $r_in datagrams ($r_rtx_drop of them retransmissions); $ok of $src frames intact"
-    note "$(stats_line ours)"
+    note "$(stats_line ours | sed 's/^[0-9:.]* \[[^]]*\] //')"
+    # the receiver's added delay: a repair takes a round trip or two, and
+    # a frame interval when the frame's last packet is the one lost (seen
+    # on a busy machine: p95 86-94 ms, max 133 ms); never the reorder wait
+    # (about 250 ms here), a late NACK or a slow retry
+    local d; d=$(added_delays ours "$DELAY") || die "the receiver's frames did not match the capture's: $d"
+    set -- $d
+    note "ours: delay the receiver added to the $1 frames after its probe: median $2 ms, p95 $3 ms, max $4 ms"
+    [ "$1" -ge 60 ] || die "only $1 frames' delays measured"
+    awk -v p="$3" -v m="$4" 'BEGIN { exit !(p <= 150 && m <= 200) }' ||
+        die "the receiver held frames too long: p95 $3 ms (150 at most), max $4 ms (200 at most)"
     [ $((ok * 100)) -ge $((src * 99)) ] || die "only $ok of $src frames intact (at least 99 % required)"
     [ "$r_drop" -gt $((r_in / 40)) ] || die "the relay dropped only $r_drop of $r_in: not the 5 % the test needs"
     [ "$r_rtx_drop" -gt 0 ] || die "no retransmission was dropped: the test tested first transmissions only"
     grep -q 'RTP receiver at the end' "$work/ours.recv.log" || die "the receiver logged no statistics"
+    [ "$what" = link-ours ] && return
 
     run_link stock "$stock" "$in"
     note "stock FFmpeg receiver, same link: $n_ok of $n_src frames intact"
@@ -427,7 +440,7 @@ test_late() {
 }
 
 case $what in
-link) test_link ;;
+link|link-ours) test_link ;;
 api)  test_api ;;
 forced) test_forced ;;
 rtx)  test_rtx ;;
