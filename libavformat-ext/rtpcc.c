@@ -29,6 +29,14 @@
  *   slope, scaled by the number of groups seen (at most 60) and a gain of 4,
  *   is the trend. Above an adaptive threshold for more than 10 ms the link
  *   is overused, below its negative underused.
+ * - Start-up: from a start rate below the maximum the rate doubles every
+ *   response time (RTT + 100 ms), never above 1.5 x what was acknowledged
+ *   plus 10 kbit/s, until the queue shows (the smoothed delay 20 ms above
+ *   its lowest, or the trend past half the threshold: the rate then holds
+ *   at what got through), the first overuse, the first cut for loss or the
+ *   maximum: 1 to 3 Mbit/s in about a second where the AIMD increase of
+ *   12 % a second would take ten. (GCC probes the link with short bursts
+ *   instead, as HyStart ends TCP's slow start on a delay increase.)
  * - AIMD: overuse sets the rate to 0.85 x what the receiver got over the last
  *   500 ms; normal use increases it by 12 % a second (GCC: 8 %: too slow to take
  *   a link that grew within 10 s), or by about one packet
@@ -78,6 +86,7 @@
 #define LOSS_HIGH       0.10
 #define DEFAULT_RTT     100000
 #define LINK_STALE      2000000     ///< µs without a decrease: the link estimate is forgotten
+#define STARTUP_EXIT_DELAY 20.0     ///< ms of queue built up (smoothed) that ends the start-up
 
 typedef struct Group {
     int64_t first_send, last_send;
@@ -102,7 +111,10 @@ struct FFRTPCC {
     int over_count;
     enum FFRTPCCUsage usage;
 
+    double min_smoothed;            ///< ms, the lowest smoothed delay yet: an empty queue
+
     /* AIMD */
+    int startup;                    ///< doubling per response time, until congestion
     enum FFRTPCCState state;
     double rate;                    ///< delay-based, bit/s
     int64_t last_change;            ///< µs, the last time the rate moved
@@ -141,6 +153,7 @@ FFRTPCC *ff_rtpcc_alloc(const FFRTPCCConfig *cfg)
     if (cc->cfg.max_bitrate < cc->cfg.min_bitrate)
         cc->cfg.max_bitrate = cc->cfg.min_bitrate;
     cc->rate      = av_clip64(cfg->start_bitrate, cc->cfg.min_bitrate, cc->cfg.max_bitrate);
+    cc->startup   = cc->rate < cc->cfg.max_bitrate;
     cc->loss_rate = cc->cfg.max_bitrate;
     cc->threshold = THRESH_INIT;
     cc->time_over = -1;
@@ -286,6 +299,7 @@ static void group_delta(FFRTPCC *cc, const Group *a, const Group *b, int64_t now
     cc->num_deltas = FFMIN(cc->num_deltas + 1, 1000);
     cc->acc_delay += d;
     cc->smoothed   = SMOOTHING * cc->smoothed + (1 - SMOOTHING) * cc->acc_delay;
+    cc->min_smoothed = FFMIN(cc->min_smoothed, cc->smoothed);
     if (cc->t_count == TREND_WINDOW) {
         cc->t_start = (cc->t_start + 1) % TREND_WINDOW;
         cc->t_count--;
@@ -367,6 +381,25 @@ static void aimd(FFRTPCC *cc, int64_t now)
 
     switch (cc->state) {
     case FF_RTPCC_INCREASE:
+        if (cc->startup) {
+            double response = (cc->rtt + 100000) / 1e6;
+            /* the queue has begun to grow: the link is found; hold at
+             * what gets through rather than wait for overuse, which would
+             * come with the queue full */
+            if ((cc->num_deltas >= 2 && cc->modified > cc->threshold / 2) ||
+                cc->smoothed - cc->min_smoothed > STARTUP_EXIT_DELAY) {
+                cc->startup = 0;
+                if (cc->acked > 0)
+                    cc->rate = FFMIN(cc->rate, cc->acked);
+                break;
+            }
+            cc->rate *= exp2(dt / response);
+            if (cc->acked > 0)
+                cc->rate = FFMIN(cc->rate, 1.5 * cc->acked + 10000);
+            if (cc->rate >= cc->cfg.max_bitrate)
+                cc->startup = 0;
+            break;
+        }
         if (cc->link_avg >= 0 &&
             cc->rate / 1000.0 < cc->link_avg + 3 * sqrt(cc->link_var * cc->link_avg) + 1) {
             /* near the link's rate: about one packet more per response time */
@@ -379,6 +412,7 @@ static void aimd(FFRTPCC *cc, int64_t now)
             cc->rate = FFMIN(cc->rate, 1.5 * cc->acked + 10000);
         break;
     case FF_RTPCC_DECREASE:
+        cc->startup = 0;
         if (now - cc->last_decrease >= FFMIN(cc->rtt, 200000) && cc->acked > 0) {
             double r = BETA * cc->acked;
             if (r < cc->rate) {
@@ -420,6 +454,7 @@ static void loss_update(FFRTPCC *cc, double fraction, int64_t now)
             cc->loss_rate = FFMAX(base * (1 - 0.5 * fraction), FFMIN(BETA * cc->acked, base));
             cc->last_loss_decrease = now;
             cc->loss_decreased = 1;
+            cc->startup = 0;
             cc->st.decreases++;
         }
     } else if (fraction < LOSS_LOW) {
@@ -484,6 +519,13 @@ void ff_rtpcc_loss_report(FFRTPCC *cc, double fraction, int64_t now)
 {
     remb_update(cc, now);
     cc->st.loss_reports++;
+    /* a receiver without transport feedback: nothing feeds the delay-based
+     * rate, which must not hold the target at the start rate; the loss-based
+     * one (from max_bitrate) is all there is */
+    if (!cc->st.feedbacks) {
+        cc->rate    = cc->cfg.max_bitrate;
+        cc->startup = 0;
+    }
     loss_update(cc, av_clipd(fraction, 0, 1), now);
 }
 

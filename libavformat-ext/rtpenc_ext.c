@@ -146,9 +146,8 @@ static int start_feedback(AVFormatContext *s1)
     if (e->cc && !cfg.max_bitrate) {
         cfg.max_bitrate = FF_RTPENC_CC_MAX_BITRATE;
         av_log(s1, AV_LOG_VERBOSE, "cc: the stream's bit rate is not known; the target "
-               "starts at and stays below max_bitrate %d\n", FF_RTPENC_CC_MAX_BITRATE);
+               "stays below max_bitrate %d\n", FF_RTPENC_CC_MAX_BITRATE);
     }
-
     ff_rtp_sender_set_report_info(e->sender, &sr);
     if (e->cc && cfg.max_bitrate < e->min_bitrate) {
         av_log(s1, AV_LOG_ERROR, "cc needs max_bitrate (or the stream's bit rate, e.g. -b:v) "
@@ -156,6 +155,18 @@ static int start_feedback(AVFormatContext *s1)
                e->min_bitrate, cfg.max_bitrate);
         return AVERROR(EINVAL);
     }
+    if (e->cc && e->start_bitrate &&
+        (e->start_bitrate < e->min_bitrate || e->start_bitrate > cfg.max_bitrate)) {
+        av_log(s1, AV_LOG_ERROR, "start_bitrate %"PRId64" is out of range [%"PRId64", %"PRId64"] "
+               "(min_bitrate, max_bitrate)\n", e->start_bitrate, e->min_bitrate, cfg.max_bitrate);
+        return AVERROR(EINVAL);
+    }
+    cfg.start_bitrate = e->start_bitrate ? e->start_bitrate :
+                        av_clip64(FF_RTPENC_CC_START_BITRATE, e->min_bitrate, cfg.max_bitrate);
+    if (e->cc)
+        av_log(s1, AV_LOG_VERBOSE, "cc: starts at %"PRId64" bit/s, at most %"PRId64"\n",
+               cfg.start_bitrate, cfg.max_bitrate);
+
     if (!e->feedback)
         return 0;
     if (e->rtx_pt >= 0 && e->rtx_pt < 96) {

@@ -54,7 +54,7 @@ typedef struct FFRTPEncExt {
     int pace_kernel;            ///< SO_TXTIME: -1 where the qdisc is fq, 0 never, 1 always
     int dscp;
     int cc;                     ///< congestion control: transport-cc extension, target bit rate
-    int64_t min_bitrate, max_bitrate;
+    int64_t min_bitrate, max_bitrate, start_bitrate;
     FFRTPFeedback *fb;
 } FFRTPEncExt;
 
@@ -64,6 +64,10 @@ typedef struct FFRTPEncExt {
 #define FF_RTPENC_PACE_MAX_DELAY 500000
 /* the congestion control's ceiling when neither max_bitrate nor the stream's bit rate is known */
 #define FF_RTPENC_CC_MAX_BITRATE 20000000
+/* where it starts by default (below max_bitrate): a link of 1 Mbit/s takes
+ * it, and a 720p picture at it is still a picture; from there the start-up
+ * doubles the rate every response time (rtpcc.c) */
+#define FF_RTPENC_CC_START_BITRATE 1000000
 
 #define FF_RTPENC_EXT_OPTS(ctx, field)                                                 \
     { "send_mode", "how RTP packets are handed to the kernel",                         \
@@ -146,8 +150,11 @@ typedef struct FFRTPEncExt {
     { "min_bitrate", "the congestion control's lowest target, in bit/s",              \
       offsetof(ctx, field.min_bitrate), AV_OPT_TYPE_INT64, { .i64 = 150000 }, 10000, INT32_MAX, \
       AV_OPT_FLAG_ENCODING_PARAM },                                                     \
-    { "max_bitrate", "the congestion control's highest target and start, in bit/s (0: the stream's bit rate, e.g. -b:v, else 20 Mbit/s)", \
+    { "max_bitrate", "the congestion control's highest target, in bit/s (0: the stream's bit rate, e.g. -b:v, else 20 Mbit/s)", \
       offsetof(ctx, field.max_bitrate), AV_OPT_TYPE_INT64, { .i64 = 0 }, 0, INT32_MAX,  \
+      AV_OPT_FLAG_ENCODING_PARAM },                                                     \
+    { "start_bitrate", "the congestion control's first target, in bit/s (0: 1 Mbit/s, or max_bitrate if lower)", \
+      offsetof(ctx, field.start_bitrate), AV_OPT_TYPE_INT64, { .i64 = 0 }, 0, INT32_MAX, \
       AV_OPT_FLAG_ENCODING_PARAM }
 
 /**

@@ -712,7 +712,7 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
         FFRTPCCConfig ccfg = {
             .min_bitrate   = cfg->min_bitrate,
             .max_bitrate   = cfg->max_bitrate,
-            .start_bitrate = cfg->max_bitrate,
+            .start_bitrate = cfg->start_bitrate ? cfg->start_bitrate : cfg->max_bitrate,
         };
         fb->cc      = ff_rtpcc_alloc(&ccfg);
         fb->cc_pkts = av_calloc(CC_BATCH, sizeof(*fb->cc_pkts));

@@ -44,7 +44,8 @@ typedef struct FFRTPFeedbackConfig {
     int packet_size;            ///< pkt_size: the largest datagram, RTX resends included
     int cc;                     ///< congestion control (transport-cc, RR loss, REMB)
     int64_t min_bitrate;        ///< bit/s, the target's floor
-    int64_t max_bitrate;        ///< bit/s, its ceiling (and the start)
+    int64_t max_bitrate;        ///< bit/s, its ceiling
+    int64_t start_bitrate;      ///< bit/s, where it starts (at most max_bitrate)
     struct FFRTPTwccLog *twcc_log; ///< the sender's send log (cc), outliving the reader
 } FFRTPFeedbackConfig;
 

@@ -234,7 +234,7 @@ done
 
 echo "== congestion control (cc 1): the transport-cc extension on the wire, the receiver's feedback,"
 echo "   live 720p asked for 6 Mbit/s through 3 Mbit/s, no added pacer wait on a good link, -c copy unchanged (127.0.0.1)"
-for t in wire feedback gst-feedback ccfb rtsp constant goodlink copy; do
+for t in wire feedback gst-feedback ccfb rtsp constant start goodlink copy; do
     run "rtp-cc-$t" "$top/tests/rtp/cc.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-cc-$t.log"
 done
@@ -287,7 +287,7 @@ run docs-manpage sh -c "make -C '$ffb' doc/ffmpeg-filters.1 && \
     grep -q '^\.SS \"toi420\"' '$ffb/doc/ffmpeg-filters.1' && grep -q 'full range' '$ffb/doc/ffmpeg-filters.1'"
 run docs-manpage-rtp "$top/tests/cli/rtp-docs.sh" "$ffb" send_mode base_timestamp feedback nack nack_history \
     nack_max_share rtx_pt rtx_ssrc sr_interval stats_interval stats_file keyframe_min_interval bye bye_delay \
-    pace pace_factor pace_burst pace_max_delay pace_kernel dscp cc min_bitrate max_bitrate
+    pace pace_factor pace_burst pace_max_delay pace_kernel dscp cc min_bitrate max_bitrate start_bitrate
 run docs-manpage-rtp-receiver sh -c "make -C '$ffb' doc/ffmpeg-protocols.1 && \
     grep -q 'nack_max_retries' '$ffb/doc/ffmpeg-protocols.1' && grep -q 'Loss recovery of the RTP receiver' '$ffb/doc/ffmpeg-protocols.1' && \
     grep -q 'au_marker' '$ffb/doc/ffmpeg-protocols.1' && \

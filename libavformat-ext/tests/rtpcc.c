@@ -228,6 +228,20 @@ static void window(const Scenario *sc, int64_t from, int64_t to, double *loss,
     *target    = tn ? ts / tn : 0;
 }
 
+/** The first 100 ms bin in [from, to) from which 500 ms delivered at least
+ *  rate bit/s, -1 if none. */
+static int first_at(int from, int to, double rate)
+{
+    for (int b = from; b < to; b++) {
+        int64_t bytes = 0;
+        for (int k = b; k < b + 5; k++)
+            bytes += bins[k].delivered_bytes;
+        if (bytes * 8 / 0.5 >= rate)
+            return b;
+    }
+    return -1;
+}
+
 static void constant_capacity(void)
 {
     Scenario sc = {
@@ -250,6 +264,50 @@ static void constant_capacity(void)
     CHECK(st.overuses > 0, "the detector never saw overuse");
 }
 
+/* start low: a 3 Mbit/s link from the first packet, asked for 6, from
+ * 1 Mbit/s; without the start-up phase (12 % a second) 70 % of the link
+ * takes 6.5 s */
+static void start_low(void)
+{
+    Scenario sc = {
+        .name = "start at 1 Mbit/s, 3 Mbit/s link, 64 KB queue, asked for 6",
+        .phases = { { 20000000, 3e6 } },
+        .queue_bytes = 65536,
+        .max_bitrate = 6000000,
+        .start_bitrate = 1000000,
+    };
+    FFRTPCCStats st;
+    double loss, use, qd, target, use5;
+    int reached;
+
+    run(&sc, &st);
+    reached = first_at(0, 195, 0.7 * 3e6);
+    window(&sc, 5000000, 20000000, &loss, &use5, &qd, &target);
+    window(&sc, 0, 10000000, &loss, &use, &qd, &target);
+    printf("%s: first 10 s: loss %.2f %%, queue delay %.1f ms; 70 %% of the link after %.1f s, "
+           "link use from 5 s on %.0f %%\n", sc.name, loss * 100, qd, reached < 0 ? -1 : reached / 10.0,
+           use5 * 100);
+    CHECK(loss <= 0.01, "first 10 s: loss %.3f > 1 %%", loss);
+    CHECK(reached >= 0 && reached <= 30, "not at 70 %% of the link within 3 s");
+    CHECK(use5 >= 0.70, "link use from 5 s on %.2f < 70 %%", use5);
+}
+
+/* a receiver without transport feedback (RRs only) is not held at the
+ * start rate: nothing would ever raise it */
+static void start_low_rr_only(void)
+{
+    FFRTPCCConfig cfg = { .min_bitrate = 100000, .max_bitrate = 4000000, .start_bitrate = 1000000 };
+    FFRTPCC *cc = ff_rtpcc_alloc(&cfg);
+    int64_t first = ff_rtpcc_target(cc), after;
+
+    ff_rtpcc_loss_report(cc, 0, 1000000);
+    after = ff_rtpcc_target(cc);
+    printf("RR only, from 1 Mbit/s: %.2f Mbit/s after the first RR\n", after / 1e6);
+    CHECK(first == 1000000, "before any feedback: %"PRId64", the start rate expected", first);
+    CHECK(after == 4000000, "after an RR without loss: %"PRId64", max_bitrate expected", after);
+    ff_rtpcc_free(&cc);
+}
+
 static void capacity_steps(void)
 {
     Scenario sc = {
@@ -261,7 +319,7 @@ static void capacity_steps(void)
     };
     FFRTPCCStats st;
     double loss, use, qd, target;
-    int64_t under = -1, reached = -1;
+    int64_t under = -1, reached;
 
     run(&sc, &st);
     /* after the drop at 15 s: queueing delay below 100 ms for good */
@@ -273,13 +331,7 @@ static void capacity_steps(void)
             under = b;
     }
     /* after the rise at 30 s: 70 % of 5 Mbit/s delivered over 500 ms */
-    for (int b = 300; b < 445 && reached < 0; b++) {
-        int64_t bytes = 0;
-        for (int k = b; k < b + 5; k++)
-            bytes += bins[k].delivered_bytes;
-        if (bytes * 8 / 0.5 >= 0.7 * 5e6)
-            reached = b;
-    }
+    reached = first_at(300, 445, 0.7 * 5e6);
     if (getenv("RTPCC_TRACE"))
         for (int b = 0; b < 450; b += 5)
             printf("  %4.1f s: target %.2f Mbit/s, delivered %.2f, queue %.1f ms, drops %"PRId64"\n",
@@ -410,6 +462,8 @@ static void remb_cap(void)
 int main(int argc, char **argv)
 {
     constant_capacity();
+    start_low();
+    start_low_rr_only();
     capacity_steps();
     no_congestion();
     random_loss(0.01, 0);

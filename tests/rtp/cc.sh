@@ -28,6 +28,10 @@
 #             average, at least half the link is used, and the encoder was
 #             set below the link's rate (ffmpeg's verbose log); with cc 0 the
 #             same link drops more than 10 % (the test bites).
+#   start     the same link from the first packet: from start_bitrate's 1
+#             Mbit/s, at most 1 % dropped over the first 10 s, 70 % of the
+#             link from second 5 on, no decode error; from 6 Mbit/s more
+#             than 1 % dropped (the test bites)
 #   copy      -c copy with cc 1 sends the clip's bytes unchanged (its payload
 #             octets differ from cc 0's only by the FU-A headers of the extra
 #             fragments), warns that nothing adapts, and reports a target.
@@ -215,10 +219,10 @@ test_rtsp() {
     [ "${reports:-0}" -ge 1 ] || die "no receiver report reached the publisher"
 }
 
-# live NAME CC: 16 s of live 720p25 through the 3 Mbit/s link; sets
-# drops (%), qdelay (ms), target (kbit/s) over the last 6 s
+# live NAME CC [SENDER OPTIONS...]: 16 s of live 720p25 through the 3 Mbit/s
+# link; sets drops (%), qdelay (ms), target (kbit/s) over the last 6 s
 live() {
-    local name=$1 cc=$2
+    local name=$1 cc=$2; shift 2
     local src="testsrc2=s=1280x720:r=25,noise=alls=12:allf=t"
     local enc=(-c:v libx264 -preset veryfast -tune zerolatency -b:v 6M -maxrate 6M -bufsize 1M
                -g 50 -bf 0 -pix_fmt yuv420p)
@@ -230,7 +234,8 @@ live() {
         -i "$work/$name.sdp" -f null - 2> "$work/$name.recv.log" &
     recv_pid=$!
     wait_udp "$p_recv"
-    timeout 60 "$ffmpeg" -nostdin -v verbose -re -f lavfi -i "$src" -t 16 "${enc[@]}" -f rtp -cc "$cc" \
+    timeout 60 "$ffmpeg" -nostdin -v verbose -re -readrate_initial_burst 0 -f lavfi -i "$src" -t 16 "${enc[@]}" \
+        -f rtp -cc "$cc" "$@" \
         -stats_file "$work/$name.json" -stats_interval 0 "$(url)" > "$work/$name.send.log" 2>&1 ||
         die "$name: sender failed"
     wait "$recv_pid" || true
@@ -257,6 +262,37 @@ test_constant() {
     live cc0 0
     note "cc 0: last 6 s: $out kbit/s through the link, queue delay $qdelay ms, $drops % dropped in the queue"
     awk -v d="$drops" 'BEGIN { exit !(d > 10) }' || die "cc 0 dropped only $drops %: the link does not bite"
+}
+
+# start: the same link from the first packet, the encoder asked for 6
+# Mbit/s: with cc 1 the target starts at 1 Mbit/s (start_bitrate) and
+# doubles every response time until the link pushes back: over the first
+# 10 s at most 1 % of the datagrams are dropped in the queue, from second 5
+# on at least 70 % of the link carries the stream, and the receiver logs
+# no decode error. Started at 6 Mbit/s (start_bitrate 6000000, as before
+# the start-up existed) the same link drops more than 1 % in the first 10
+# s (the test bites). Sets early (% dropped over the first 10 s), later
+# (kbit/s from 5 s on), errs (the receiver's decode errors)
+start_run() {
+    live "$@"
+    early=$(awk '!/^#/ && $1 < 10 { d += $4; k += $6 } END { printf "%.2f\n", 100 * d / (d + k ? d + k : 1) }' \
+            "$work/$1.pcap.series")
+    later=$(awk '!/^#/ && $1 >= 5 && $1 < 16 { o += $2; n++ } END { printf "%d\n", o / (n ? n : 1) }' \
+            "$work/$1.pcap.series")
+    errs=$(grep -c -i 'error while decoding\|concealing\|decode_slice_header error\|non-existing PPS' \
+           "$work/$1.recv.log" || true)
+}
+
+test_start() {
+    start_run start1 1
+    note "cc 1 from 1 Mbit/s: $early % dropped in the queue over the first 10 s, $later kbit/s through" \
+         "the 3 Mbit/s link from 5 s on, $errs decode errors; $(grep -o 'cc: starts at [0-9]* bit/s' "$work/start1.send.log")"
+    awk -v d="$early" 'BEGIN { exit !(d <= 1) }' || die "cc 1: $early % dropped over the first 10 s (1 % allowed)"
+    [ "$later" -ge 2100 ] || die "cc 1: only $later kbit/s through the 3 Mbit/s link from 5 s on (70 % expected)"
+    [ "$errs" = 0 ] || die "cc 1: the receiver logged $errs decode errors"
+    start_run start6 1 -start_bitrate 6000000
+    note "cc 1 from 6 Mbit/s: $early % dropped over the first 10 s, $later kbit/s from 5 s on, $errs decode errors"
+    awk -v d="$early" 'BEGIN { exit !(d > 1) }' || die "started at 6 Mbit/s only $early % dropped: the start does not bite"
 }
 
 # goodlink: a live sender (2.5 Mbit/s) through a link with room to spare
@@ -339,6 +375,7 @@ gst-feedback) test_gst_feedback ;;
 ccfb)     test_ccfb ;;
 rtsp)     test_rtsp ;;
 constant) test_constant ;;
+start)    test_start ;;
 goodlink) test_goodlink ;;
 copy)     test_copy ;;
 *)        die "unknown test $what" ;;

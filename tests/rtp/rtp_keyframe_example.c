@@ -9,7 +9,8 @@
  *
  * For the test it asks rtcpinject to send a REMB of 500 kbit/s after frame
  * 10 and a PLI after frame 20, and checks that the target starts at the
- * muxer's max_bitrate (2 Mbit/s) and is at most the REMB's after it, that
+ * muxer's default start_bitrate (1 Mbit/s, below its max_bitrate of 2) and
+ * is at most the REMB's after it, that
  * frame 21 is a keyframe, and no other after frame 0 (the GOP is 1000
  * frames).
  */
@@ -134,7 +135,7 @@ int main(int argc, char **argv)
     av_write_trailer(oc);
 
     ok = ret >= 0 && n_out == 40 && keyframes[0] && keyframes[21] && st.pli == 1 &&
-         st.keyframe_requests == 1 && target_first == 2000000 && target_last > 0 &&
+         st.keyframe_requests == 1 && target_first == 1000000 && target_last > 0 &&
          target_last <= 500000;
     for (int i = 1; i < 40; i++)
         if (i != 21 && keyframes[i])

@@ -211,6 +211,10 @@ test_edges() {
     host=[::1] refuse 65528 "pkt_size 65528 is out of range: a UDP payload over IPv6 is 1 to 65527 bytes"
     # RTX only on a dynamic payload type (the option's range has room for -1)
     refuse 1200 "rtx_pt 50 is not a dynamic payload type: use one in \[96, 127\]" -rtx_pt 50
+    # congestion control's start: within [min_bitrate, max_bitrate]
+    refuse 1200 "start_bitrate 9000000 is out of range \[150000, 4000000\] (min_bitrate, max_bitrate)" \
+        -cc 1 -max_bitrate 4000000 -start_bitrate 9000000
+    refuse 1200 "start_bitrate 50000 is out of range \[150000, 4000000\]" -cc 1 -max_bitrate 4000000 -start_bitrate 50000
     # MPEG-TS over RTP needs one 188-byte TS packet and the RTP header
     fmt=rtp_mpegts refuse 199 "pkt_size 199 is out of range \[200, 65507\] for mpegts over RTP"
     "$ffmpeg" -nostdin -v error -i "$inputs/h264.mkv" -c copy -frames 5 -f rtp_mpegts \
