@@ -8,7 +8,7 @@
 # that guard that code, and say which of them failed. Every mutation must make at
 # least one test fail; the script exits 1 if one survives. Not part of make
 # check (each mutation is a rebuild); run it after changing the tests.
-#   tests/mutate.sh [toi420|rtcp|pool|pacer|hist|nack|delay|cc|kf|peer|rxq|sendapi|GROUP/NAME ...]
+#   tests/mutate.sh [toi420|rtcp|pool|pacer|hist|nack|delay|cc|ccstart|kf|peer|rxq|sendapi|GROUP/NAME ...]
 #   (default: all; kf runs live network tests on 127.0.0.1, and needs the
 #   test tools: make check builds them)
 # Needs a configured and built tree (./configure && make ffmpeg). The files
@@ -20,7 +20,7 @@ src=$top/build/src
 shim=$top/build/tests/malloc_count.so
 log=$top/build/tests/mutate
 mkdir -p "$log"
-groups=${*:-toi420 rtcp pool pacer hist nack delay cc kf peer rxq sendapi}
+groups=${*:-toi420 rtcp pool pacer hist nack delay cc ccstart kf peer rxq sendapi}
 survived=0 total=0 report=()
 
 # mutate GROUP NAME FILE OLD NEW: replace the one occurrence of OLD in FILE
@@ -62,6 +62,8 @@ EOF
         delay)  t rtpnack-unit "$ffb/libavformat/tests/rtpnack"
                 t lossy-link-delay bash "$top/tests/rtp/lossy.sh" "$top/build" link-ours ;;
         cc)     t rtpcc-unit "$ffb/libavformat/tests/rtpcc" ;;
+        ccstart) t rtpcc-unit "$ffb/libavformat/tests/rtpcc"
+                t cc-start bash "$top/tests/rtp/cc.sh" "$top/build" start ;;
         kf)     run_kf ;;
         peer)   t rtppeer-unit "$ffb/libavformat/tests/rtppeer" ;;
         rxq)    t rtpdec-ext-unit "$ffb/libavformat/tests/rtpdec_ext"
@@ -274,6 +276,12 @@ mutate cc beta "$C2" '#define BETA            0.85' '#define BETA            0.9
 mutate cc loss-high "$C2" '#define LOSS_HIGH       0.10' '#define LOSS_HIGH       0.30'
 mutate cc overuse-time "$C2" '#define OVERUSE_TIME    10.0' '#define OVERUSE_TIME    200.0'
 mutate cc increase "$C2" '#define MULT_INCREASE   1.12' '#define MULT_INCREASE   1.00'
+# the start-up (start_bitrate): the unit test's simulated link, and a live
+# encoder through the relay's 3 Mbit/s from the first packet (cc.sh start)
+mutate ccstart no-startup "$C2" 'cc->startup   = cc->rate < cc->cfg.max_bitrate;' 'cc->startup   = 0;'
+mutate ccstart no-delay-exit "$C2" '                cc->smoothed - cc->min_smoothed > STARTUP_EXIT_DELAY) {' \
+    '                0) {'
+mutate ccstart rr-held "$C2" $'        cc->rate    = cc->cfg.max_bitrate;\n        cc->startup = 0;\n' ''
 
 # ---- the keyframe path: the sender's request interval, the late receiver's requests
 F=$top/libavformat-ext/rtpfb.c
