@@ -32,6 +32,11 @@
 #             Mbit/s, at most 1 % dropped over the first 10 s, 70 % of the
 #             link from second 5 on, no decode error; from 6 Mbit/s more
 #             than 1 % dropped (the test bites)
+#   tcp       beside a TCP CUBIC upload (iperf3) through a kernel bottleneck
+#             in network namespaces of its own (6 Mbit/s tbf, 64 KB): the
+#             video keeps at least 35 % of the link over the last 20 s of 45,
+#             the receiver decodes 95 % of the frames, decode errors for at
+#             most 5 %
 #   copy      -c copy with cc 1 sends the clip's bytes unchanged (its payload
 #             octets differ from cc 0's only by the FU-A headers of the extra
 #             fragments), warns that nothing adapts, and reports a target.
@@ -295,6 +300,68 @@ test_start() {
     awk -v d="$early" 'BEGIN { exit !(d > 1) }' || die "started at 6 Mbit/s only $early % dropped: the start does not bite"
 }
 
+# tcp: the video beside a TCP upload, through a kernel bottleneck: two
+# network namespaces of the test's own (netns_link), 6 Mbit/s of tbf with
+# a 64 KB drop-tail queue; live 720p25 asked for 6 Mbit/s with cc 1 and
+# iperf3 (TCP CUBIC, the kernel's default) from 2 s on, 45 s in all. Over
+# the last 20 s (from a capture in the receiver's namespace) the video
+# must carry at least 35 % of the link, the two together at least 85 %;
+# the receiver decodes at least 95 % of the frames sent, and logs decode
+# errors for at most 5 % of them (a line a broken frame at least). The
+# queueing delay is a ping's round trip through the same queue.
+test_tcp() {
+    local d=45 src="testsrc2=s=1280x720:r=25,noise=alls=12:allf=t"
+    local enc=(-c:v libx264 -preset veryfast -tune zerolatency -b:v 6M -maxrate 6M -bufsize 1M
+               -g 50 -bf 0 -pix_fmt yuv420p)
+    command -v iperf3 > /dev/null || die "iperf3 is not installed (scripts/install-deps test)"
+    netns_link 6000 65536
+    "$ffmpeg" -nostdin -v error -f lavfi -i "$src" "${enc[@]}" -frames:v 1 -f rtp -cc 1 \
+        -sdp_file "$work/tcp.sdp" "rtp://10.77.0.2:5004?pkt_size=1200" > /dev/null
+    ip netns exec "$nsb" timeout $((d + 20)) iperf3 -s -1 -p 5201 > "$work/tcp.iperf-s.log" 2>&1 &
+    ip netns exec "$nsb" timeout $((d + 20)) tshark -q -i vb -f "udp port 5004 or tcp port 5201" \
+        -w "$work/tcp.pcap" > /dev/null 2>&1 &
+    local cap=$!
+    ip netns exec "$nsb" timeout $((d + 15)) "$ffmpeg" -nostdin -v verbose -protocol_whitelist file,udp,rtp \
+        -sdp_flags rtcp_to_source -i "$work/tcp.sdp" -f null - 2> "$work/tcp.recv.log" &
+    local recv=$!
+    for _ in $(seq 100); do
+        ip netns exec "$nsb" grep -q ":138C 00000000:0000" /proc/net/udp && break; sleep 0.05
+    done
+    ip netns exec "$nsa" timeout $((d + 10)) "$ffmpeg" -nostdin -v verbose -re -readrate_initial_burst 0 \
+        -f lavfi -i "$src" -t "$d" "${enc[@]}" -f rtp -cc 1 -stats_file "$work/tcp.json" -stats_interval 1 \
+        "rtp://10.77.0.2:5004?pkt_size=1200" > "$work/tcp.send.log" 2>&1 &
+    local send=$!
+    sleep 2
+    ip netns exec "$nsa" timeout $((d + 5)) iperf3 -c 10.77.0.2 -p 5201 -t $((d - 3)) > "$work/tcp.iperf.log" 2>&1 &
+    ip netns exec "$nsa" timeout $((d + 5)) ping -n -i 0.2 -w $((d - 1)) 10.77.0.2 > "$work/tcp.ping" 2>&1 &
+    wait "$send" || die "the video sender failed: $(tail -3 "$work/tcp.send.log")"
+    wait "$recv" || true
+    sleep 1
+    kill -INT "$cap" 2> /dev/null || true
+    wait "$cap" 2> /dev/null || true
+    local series share
+    series=$(tshark -r "$work/tcp.pcap" -T fields -E separator=, -e frame.time_relative -e udp.dstport \
+                 -e tcp.dstport -e frame.len 2> /dev/null |
+             awk -F, -v d="$d" '{ s = int($1); if ($2 == 5004) u[s] += $4; else if ($3 == 5201) c[s] += $4 }
+                 END { for (s = d - 20; s < d; s++) { U += u[s]; C += c[s] }
+                       printf "%.0f %.0f\n", U * 8 / 20000, C * 8 / 20000 }')
+    set -- $series
+    local video=$1 tcp=$2 frames errs sent rtt
+    frames=$(sed -n 's/.*Output stream #0:0 (video): \([0-9]*\) frames encoded.*/\1/p' "$work/tcp.recv.log" | tail -n 1)
+    sent=$((d * 25))
+    errs=$(grep -c -i 'error while decoding\|concealing\|decode_slice_header error' "$work/tcp.recv.log" || true)
+    rtt=$(awk -F'time=' -v n=$((d * 5 - 100)) '/time=/ { k++; if (k > n) { split($2, a, " "); s += a[1]; m++ } }
+              END { if (m) printf "%.1f\n", s / m }' "$work/tcp.ping")
+    note "beside a TCP upload, 6 Mbit/s tbf, 64 KB queue, last 20 s of $d: video $video kbit/s" \
+         "($((video * 100 / 6000)) %), TCP $tcp kbit/s ($((tcp * 100 / 6000)) %); receiver: ${frames:-0} of $sent" \
+         "frames, $errs decode errors; ping through the queue ${rtt:-?} ms"
+    [ "$((tcp))" -gt 600 ] || die "TCP carried only $tcp kbit/s: iperf3 did not run ($(tail -2 "$work/tcp.iperf.log"))"
+    [ "$video" -ge 2100 ] || die "the video got $video kbit/s of the 6 Mbit/s link beside TCP (35 % expected)"
+    [ $((video + tcp)) -ge 5100 ] || die "the link carried only $((video + tcp)) kbit/s"
+    [ $(( ${frames:-0} * 100 )) -ge $((sent * 95)) ] || die "the receiver decoded ${frames:-0} of $sent frames"
+    [ $((errs * 100)) -le $((sent * 5)) ] || die "the receiver logged $errs decode errors (5 % of $sent frames allowed)"
+}
+
 # goodlink: a live sender (2.5 Mbit/s) through a link with room to spare
 # (10 ms each way, no rate limit): with cc 1 the pacer must add no more
 # delay than without (GCC paces at its factor x the target). The
@@ -376,6 +443,7 @@ ccfb)     test_ccfb ;;
 rtsp)     test_rtsp ;;
 constant) test_constant ;;
 start)    test_start ;;
+tcp)      test_tcp ;;
 goodlink) test_goodlink ;;
 copy)     test_copy ;;
 *)        die "unknown test $what" ;;

@@ -1,10 +1,32 @@
 # Helpers shared by the RTP end-to-end tests (sourced). Everything stays on
-# 127.0.0.1. Expects $build; sets ffmpeg, stock, tools, work (removed on exit).
+# 127.0.0.1, or in network namespaces the test makes itself (netns_link).
+# Expects $build; sets ffmpeg, stock, tools, work (removed on exit).
 ffmpeg=$build/ffmpeg/ffmpeg
 stock=$build/stock/ffmpeg
 tools=$build/tests
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+netns_made=
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true
+      for n in $netns_made; do ip netns pids "$n" 2>/dev/null | xargs -r kill 2>/dev/null; ip netns del "$n"; done
+      [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+
+# netns_link RATE_KBIT QUEUE_BYTES: two network namespaces of this test's
+# own, $nsa (10.77.0.1) and $nsb (10.77.0.2), joined by a veth pair and
+# nothing else; what $nsa sends goes through a kernel bottleneck (tbf) of
+# RATE_KBIT with a drop-tail queue of QUEUE_BYTES (tbf cuts TCP's
+# offloaded super-segments into segments), the other way is free. Removed
+# on exit.
+netns_link() {
+    nsa=lcv$$a nsb=lcv$$b
+    ip netns add "$nsa" && netns_made="$netns_made $nsa" || die "cannot make a network namespace (root needed)"
+    ip netns add "$nsb" && netns_made="$netns_made $nsb" || die "cannot make a network namespace"
+    ip link add va netns "$nsa" type veth peer name vb netns "$nsb" || die "no veth pair"
+    ip -n "$nsa" addr add 10.77.0.1/24 dev va
+    ip -n "$nsb" addr add 10.77.0.2/24 dev vb
+    ip -n "$nsa" link set lo up; ip -n "$nsa" link set va up
+    ip -n "$nsb" link set lo up; ip -n "$nsb" link set vb up
+    tc -n "$nsa" qdisc add dev va root tbf rate "${1}kbit" burst 6000 limit "$2" || die "no tbf qdisc"
+}
 
 die() { echo "FAIL: $*" >&2; exit 1; }
 note() { echo "  $*"; }
