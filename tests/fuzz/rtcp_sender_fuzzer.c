@@ -33,6 +33,7 @@
  */
 
 #include "libavformat/rtpfb.c"
+#include "libavformat/rtphdrext.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
