@@ -37,6 +37,10 @@
  *   maximum: 1 to 3 Mbit/s in about a second where the AIMD increase of
  *   12 % a second would take ten. (GCC probes the link with short bursts
  *   instead, as HyStart ends TCP's slow start on a delay increase.)
+ *   A receiver without transport feedback within a second of the first
+ *   packet leaves nothing to measure: the delay-based rate is the maximum
+ *   (RR loss and REMB still bring the target down), until transport
+ *   feedback starts the start-up over.
  * - AIMD: overuse sets the rate to 0.85 x what the receiver got over the last
  *   500 ms; normal use increases it by 12 % a second (GCC: 8 %: too slow to take
  *   a link that grew within 10 s), or by about one packet
@@ -135,6 +139,10 @@ struct FFRTPCC {
     int64_t loss_start, loss_last_update, last_loss_decrease;
     int loss_decreased;
     double loss;
+
+    int64_t first_input;            ///< µs, the first call with a clock: media began
+    int started;                    ///< first_input is set
+    int fallback;                   ///< no transport feedback in time: at max_bitrate
 
     int64_t remb;                   ///< bit/s, 0 none
     int64_t remb_time;              ///< µs, the last REMB
@@ -479,6 +487,25 @@ static void loss_packet(FFRTPCC *cc, int lost, int64_t now)
 
 /* ---- input ---- */
 
+/* A receiver that sends no transport feedback (RRs, REMB or nothing) gives
+ * the delay-based rate nothing to measure: FF_RTPCC_FEEDBACK_WAIT after the
+ * media began it is max_bitrate, and the loss-based rate and REMB are all
+ * there is. Transport feedback that comes later (a receiver that joined
+ * late) starts the start-up over from the start rate. */
+static void feedback_wait(FFRTPCC *cc, int64_t now)
+{
+    if (!cc->started) {
+        cc->started     = 1;
+        cc->first_input = now;
+    }
+    if (!cc->st.feedbacks && !cc->fallback && now - cc->first_input >= FF_RTPCC_FEEDBACK_WAIT) {
+        cc->fallback = 1;
+        cc->rate     = cc->cfg.max_bitrate;
+        cc->startup  = 0;
+        cc->st.feedback_timeouts++;
+    }
+}
+
 /* the REMB cap at now: gone after the timeout, halving towards the REMB */
 static void remb_update(FFRTPCC *cc, int64_t now)
 {
@@ -500,6 +527,10 @@ void ff_rtpcc_feedback(FFRTPCC *cc, const FFRTPCCPacket *pkts, int nb, int64_t n
     int64_t latest = INT64_MIN;
 
     remb_update(cc, now);
+    if (!cc->st.feedbacks && cc->fallback) {
+        cc->rate    = av_clip64(cc->cfg.start_bitrate, cc->cfg.min_bitrate, cc->cfg.max_bitrate);
+        cc->startup = cc->rate < cc->cfg.max_bitrate;
+    }
     cc->st.feedbacks++;
     for (int i = 0; i < nb; i++) {
         const FFRTPCCPacket *p = &pkts[i];
@@ -517,22 +548,18 @@ void ff_rtpcc_feedback(FFRTPCC *cc, const FFRTPCCPacket *pkts, int nb, int64_t n
 
 void ff_rtpcc_loss_report(FFRTPCC *cc, double fraction, int64_t now)
 {
+    feedback_wait(cc, now);
     remb_update(cc, now);
     cc->st.loss_reports++;
-    /* a receiver without transport feedback: nothing feeds the delay-based
-     * rate, which must not hold the target at the start rate; the loss-based
-     * one (from max_bitrate) is all there is */
-    if (!cc->st.feedbacks) {
-        cc->rate    = cc->cfg.max_bitrate;
-        cc->startup = 0;
-    }
     loss_update(cc, av_clipd(fraction, 0, 1), now);
 }
 
 void ff_rtpcc_remb(FFRTPCC *cc, int64_t bitrate, int64_t now)
 {
-    double below = FFMIN(cc->rate, cc->loss_rate);
+    double below;
 
+    feedback_wait(cc, now);
+    below = FFMIN(cc->rate, cc->loss_rate);
     remb_update(cc, now);
     if (bitrate <= 0)
         return;
@@ -549,6 +576,7 @@ void ff_rtpcc_remb(FFRTPCC *cc, int64_t bitrate, int64_t now)
 
 void ff_rtpcc_update(FFRTPCC *cc, int64_t now)
 {
+    feedback_wait(cc, now);
     remb_update(cc, now);
 }
 
@@ -556,6 +584,11 @@ void ff_rtpcc_rtt(FFRTPCC *cc, int64_t rtt)
 {
     if (rtt > 0)
         cc->rtt = FFMIN(rtt, 2000000);
+}
+
+int ff_rtpcc_estimating(const FFRTPCC *cc)
+{
+    return !cc->fallback || cc->st.feedbacks;
 }
 
 int64_t ff_rtpcc_target(const FFRTPCC *cc)

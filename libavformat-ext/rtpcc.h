@@ -66,6 +66,7 @@ typedef struct FFRTPCCStats {
     uint64_t loss_reports;      ///< RR loss fractions consumed (no transport feedback)
     uint64_t overuses;          ///< times the detector signalled overuse
     uint64_t decreases;         ///< rate decreases (delay or loss)
+    uint64_t feedback_timeouts; ///< no transport feedback within FF_RTPCC_FEEDBACK_WAIT of the media's start
     uint64_t remb_expired;      ///< REMB caps dropped: no new REMB within FF_RTPCC_REMB_TIMEOUT
 } FFRTPCCStats;
 
@@ -80,9 +81,14 @@ void ff_rtpcc_free(FFRTPCC **pcc);
  */
 void ff_rtpcc_feedback(FFRTPCC *cc, const FFRTPCCPacket *pkts, int nb, int64_t now);
 
-/** An RR's fraction lost (0..1), for receivers that send no transport feedback. */
+/** An RR's fraction lost (0..1), for receivers that send no transport feedback.
+ *  Without transport feedback FF_RTPCC_FEEDBACK_WAIT after the first call
+ *  (ff_rtpcc_update(), this or ff_rtpcc_remb()), the delay-based rate is
+ *  max_bitrate; the first transport feedback after that starts over from
+ *  the start rate. */
 void ff_rtpcc_loss_report(FFRTPCC *cc, double fraction, int64_t now);
 
+#define FF_RTPCC_FEEDBACK_WAIT 1000000 ///< µs from the media's start: no transport feedback, max_bitrate
 #define FF_RTPCC_REMB_TIMEOUT 5000000  ///< µs a REMB holds without a new one
 #define FF_RTPCC_REMB_HALVING  500000  ///< µs a REMB cut takes to halve the target, at the fastest
 
@@ -93,11 +99,16 @@ void ff_rtpcc_loss_report(FFRTPCC *cc, double fraction, int64_t now);
  */
 void ff_rtpcc_remb(FFRTPCC *cc, int64_t bitrate, int64_t now);
 
-/** The clock alone moved (no feedback): the REMB's descent and timeout. */
+/** The clock alone moved (no feedback): the REMB's descent and timeout, the
+ *  wait for transport feedback. Call it from the first media packet on. */
 void ff_rtpcc_update(FFRTPCC *cc, int64_t now);
 
 /** The round trip time (µs), for the response time of the rate controller. */
 void ff_rtpcc_rtt(FFRTPCC *cc, int64_t rtt);
+
+/** 1 while the delay-based rate is an estimate: from the start, and with
+ *  transport feedback; 0 once FF_RTPCC_FEEDBACK_WAIT passed without it. */
+int ff_rtpcc_estimating(const FFRTPCC *cc);
 
 /** The target bit rate now (bit/s). */
 int64_t ff_rtpcc_target(const FFRTPCC *cc);

@@ -189,13 +189,21 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
     enum AVCodecID id = s1->streams[0]->codecpar->codec_id;
     int min = RTP_HEADER_SIZE + min_payload(id), max = 65535 - 8, ret;
 
+    /* cc auto (the default): on for a video stream that the sender sends
+     * with feedback, decided below once the sender is known */
+    e->cc_auto = e->cc < 0;
+    if (e->cc_auto)
+        e->cc = e->feedback;
     if (e->cc && s1->streams[0]->codecpar->codec_type != AVMEDIA_TYPE_VIDEO) {
         /* an audio stream's few kbit/s are not worth adapting (and an RTSP
          * output's rtp_options reach every stream) */
-        av_log(s1, AV_LOG_VERBOSE, "cc: only video streams take part; off for this %s stream\n",
-               av_get_media_type_string(s1->streams[0]->codecpar->codec_type));
+        if (!e->cc_auto)
+            av_log(s1, AV_LOG_VERBOSE, "cc: only video streams take part; off for this %s stream\n",
+                   av_get_media_type_string(s1->streams[0]->codecpar->codec_type));
         e->cc = 0;
     }
+    if (e->cc_auto && (!s1->pb || s1->packet_size <= 0 || !is_udp_output(s1)))
+        e->cc = 0;
     if (s1->pb && s1->packet_size > 0 && e->cc && e->feedback &&
         (ret = ff_rtp_twcc_log_alloc(&e->twcc_log, s->ssrc)) < 0)
         return ret;
@@ -231,7 +239,9 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
         return AVERROR(EINVAL);
     }
     if (e->cc && !e->sender) {
-        av_log(s1, AV_LOG_WARNING, "cc needs an rtp:// or udp:// output; no congestion control\n");
+        av_log(s1, e->cc_auto ? AV_LOG_VERBOSE : AV_LOG_WARNING,
+               "cc needs an rtp:// or udp:// output; no congestion control\n");
+        ff_rtp_twcc_log_free(&e->twcc_log);
         e->cc = 0;
     }
     if (e->cc && s1->streams[0]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO) {
@@ -239,8 +249,10 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
         const AVPacketSideData *sd = av_packet_side_data_get(par->coded_side_data,
                                                              par->nb_coded_side_data,
                                                              AV_PKT_DATA_CPB_PROPERTIES);
+        /* said by default only when asked for: a copied stream (-c copy)
+         * gets cc by default, with its target reported */
         if (!sd || !((const AVCPBProperties *)sd->data)->max_bitrate)
-            av_log(s1, AV_LOG_WARNING, "cc: the stream has no rate limit (-maxrate and "
+            av_log(s1, e->cc_auto ? AV_LOG_VERBOSE : AV_LOG_WARNING, "cc: the stream has no rate limit (-maxrate and "
                    "-bufsize): libx264 follows the target bit rate only with them, and a "
                    "copied stream (-c copy) not at all; the target is only reported\n");
     }
@@ -565,7 +577,7 @@ static int sdp_ext(const AVFormatContext *fmt, FFRTPEncExt *e)
         e->feedback = o.ext.feedback;
         e->nack     = o.ext.nack;
         e->rtx_pt   = o.ext.rtx_pt;
-        e->cc       = o.ext.cc;
+        e->cc       = o.ext.cc != 0;    /* auto: on for video over UDP */
         av_opt_free(&o);
         return e->feedback;
 #else

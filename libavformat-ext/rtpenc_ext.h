@@ -53,7 +53,8 @@ typedef struct FFRTPEncExt {
     int64_t pace_max_delay;     ///< µs
     int pace_kernel;            ///< SO_TXTIME: -1 where the qdisc is fq, 0 never, 1 always
     int dscp;
-    int cc;                     ///< congestion control: transport-cc extension, target bit rate
+    int cc;                     ///< congestion control: transport-cc extension, target bit rate (-1 auto until init)
+    int cc_auto;                ///< cc was auto: decided by the stream and the output
     int64_t min_bitrate, max_bitrate, start_bitrate;
     FFRTPFeedback *fb;
 } FFRTPEncExt;
@@ -145,8 +146,8 @@ typedef struct FFRTPEncExt {
       { .i64 = -1 }, 0, 0, AV_OPT_FLAG_ENCODING_PARAM, .unit = "pace_kernel" },         \
     { "dscp", "DSCP of the RTP and RTCP packets (IPv4 TOS or IPv6 traffic class), -1: leave it", \
       offsetof(ctx, field.dscp), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, 63, AV_OPT_FLAG_ENCODING_PARAM }, \
-    { "cc", "congestion control: number packets for transport-cc feedback and estimate the bit rate the network takes (the encoder follows it in ffmpeg)", \
-      offsetof(ctx, field.cc), AV_OPT_TYPE_BOOL, { .i64 = 0 }, 0, 1, AV_OPT_FLAG_ENCODING_PARAM }, \
+    { "cc", "congestion control: number packets for transport-cc feedback and estimate the bit rate the network takes (the encoder follows it in ffmpeg); auto: on for a video stream sent to rtp:// or udp:// with feedback", \
+      offsetof(ctx, field.cc), AV_OPT_TYPE_BOOL, { .i64 = -1 }, -1, 1, AV_OPT_FLAG_ENCODING_PARAM }, \
     { "min_bitrate", "the congestion control's lowest target, in bit/s",              \
       offsetof(ctx, field.min_bitrate), AV_OPT_TYPE_INT64, { .i64 = 150000 }, 10000, INT32_MAX, \
       AV_OPT_FLAG_ENCODING_PARAM },                                                     \

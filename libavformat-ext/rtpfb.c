@@ -122,6 +122,7 @@ struct FFRTPFeedback {
     int twcc_seen;                  ///< a receiver sends transport feedback
     atomic_int_least64_t target;    ///< bit/s, for the encoder's thread: the
                                     ///< controller's less the retransmissions
+    atomic_int followed;            ///< the target was read: an encoder follows it
     FFRTPTwccReader twcc_reader;    ///< and the RFC 8888 state between reports
     double rtx_ewma;                ///< bytes retransmitted, about the last second's
     int64_t rtx_ewma_time;
@@ -290,6 +291,19 @@ static double rtx_rate(const FFRTPFeedback *fb, int64_t now)
     return fb->rtx_ewma_time ? fb->rtx_ewma * exp(-(now - fb->rtx_ewma_time) / 1e6) : 0;
 }
 
+/**
+ * The rate the pacer paces by (factor x it, GCC's pacing, which is also
+ * what lets the start-up find the link): the target, when an encoder
+ * follows it (something reads it) and it is an estimate from transport
+ * feedback; else 0, paced by the media rate as without congestion control
+ * (a copied stream, whose bursts the target does not shape; the maximum
+ * that a receiver without transport feedback leaves).
+ */
+static int64_t pacer_link_rate(FFRTPFeedback *fb, int64_t target)
+{
+    return atomic_load(&fb->followed) && ff_rtpcc_estimating(fb->cc) ? target : 0;
+}
+
 /** Feed the controller, and pass its target on. Under lock. */
 static void cc_update(FFRTPFeedback *fb, int nb, double rr_loss, int64_t now)
 {
@@ -302,7 +316,7 @@ static void cc_update(FFRTPFeedback *fb, int nb, double rr_loss, int64_t now)
     target = ff_rtpcc_target(fb->cc);
     /* the pacer carries the whole target; the encoder gets what the
      * retransmissions leave of it (they fill the same link) */
-    ff_rtp_sender_set_link_rate(fb->sender, target);
+    ff_rtp_sender_set_link_rate(fb->sender, pacer_link_rate(fb, target));
     target = FFMAX(target - llrint(8 * rtx_rate(fb, now)), fb->cfg.min_bitrate);
     atomic_store(&fb->target, target);
 }
@@ -636,8 +650,10 @@ static int64_t on_tick(void *opaque, int64_t now)
     if (fb->cfg.stats_interval > 0)
         next = FFMIN(next, fb->next_stats);
     if (fb->cc) {
-        /* a REMB's descent and timeout go on without feedback */
-        ff_rtpcc_update(fb->cc, now);
+        /* a REMB's descent and timeout go on without feedback, and the
+         * wait for transport feedback runs from the first packet */
+        if (fb->first_sent)
+            ff_rtpcc_update(fb->cc, now);
         cc_update(fb, -1, 0, now);
         next = FFMIN(next, now + 100000);
     }
@@ -671,6 +687,7 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
     atomic_init(&fb->kf_pending, 0);
     atomic_init(&fb->kf_awaited, 0);
     atomic_init(&fb->target, 0);
+    atomic_init(&fb->followed, 0);
     av_lfg_init(&fb->lfg, av_get_random_seed());
     rtx_seq = av_lfg_get(&fb->lfg) & 0x0fff;
     if (fb->cfg.rtx_pt >= 0 && !fb->cfg.rtx_ssrc)
@@ -721,7 +738,6 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
             goto fail;
         }
         atomic_store(&fb->target, ff_rtpcc_target(fb->cc));
-        ff_rtp_sender_set_link_rate(sender, ff_rtpcc_target(fb->cc));
     }
     client.opaque = fb;
     if ((ret = ff_rtp_sender_set_client(sender, &client)) < 0)
@@ -832,6 +848,13 @@ int ff_rtpfb_keyframe_sent(FFRTPFeedback *fb)
 
 int64_t ff_rtpfb_target_bitrate(FFRTPFeedback *fb)
 {
+    /* the first read: from now on the pacer goes by the target, from
+     * this frame on */
+    if (fb->cc && !atomic_exchange(&fb->followed, 1)) {
+        pthread_mutex_lock(&fb->lock);
+        ff_rtp_sender_set_link_rate(fb->sender, pacer_link_rate(fb, ff_rtpcc_target(fb->cc)));
+        pthread_mutex_unlock(&fb->lock);
+    }
     return atomic_load(&fb->target);
 }
 

@@ -167,8 +167,8 @@ double ff_rtp_pacer_media_rate(FFRTPPacer *p, int64_t now)
 /**
  * Bytes per second for the next burst: factor times the media rate (the
  * last second's, or the encoder's bit rate if higher), or factor times the
- * link's rate when congestion control knows it (but never below the media
- * rate),
+ * link's rate when congestion control knows it and the encoder follows it
+ * (but never below the last second's media rate),
  * and faster when an access unit would otherwise leave after its due time.
  */
 static double pace_rate(FFRTPPacer *p, int64_t now)
@@ -180,7 +180,9 @@ static double pace_rate(FFRTPPacer *p, int64_t now)
      * is not underestimated while it starts), or the media time, if longer
      * (a source that came early, as ffmpeg -re's first half second). A
      * source faster than real time is paced by the clock. */
-    media = FFMAX(ff_rtp_pacer_media_rate(p, now), p->cfg.bit_rate / 8.0);
+    media = ff_rtp_pacer_media_rate(p, now);
+    if (p->link_rate <= 0)
+        media = FFMAX(media, p->cfg.bit_rate / 8.0);
     rate  = media * p->cfg.factor;
     /* with congestion control: factor x the rate it found, as GCC paces
      * at its pacing factor x the target (the encoder follows the target,
@@ -389,8 +391,7 @@ int ff_rtp_pacer_resend(FFRTPPacer *p, const uint8_t *buf, int len, int64_t now)
 
 void ff_rtp_pacer_set_link_rate(FFRTPPacer *p, double rate)
 {
-    p->link_rate    = rate;
-    p->cfg.bit_rate = 0;
+    p->link_rate = rate;
 }
 
 void ff_rtp_pacer_set_clock_rate(FFRTPPacer *p, int clock_rate)

@@ -154,9 +154,11 @@ void ff_rtp_pacer_burst_end(FFRTPPacer *p, FFRTPPacerBurst *b);
 int ff_rtp_pacer_resend(FFRTPPacer *p, const uint8_t *buf, int len, int64_t now);
 
 /**
- * The rate the link takes, bytes/s (congestion control's target): bursts go
- * at factor x this rate instead of factor x the media rate (never slower
- * than the media rate), as GCC's pacer does.
+ * The rate the link takes, bytes/s (congestion control's target, when the
+ * encoder follows it): bursts go at factor x this rate instead of factor x
+ * the media rate (never slower than the last second's media rate, and the
+ * encoder's configured bit rate no longer counts), as GCC's pacer does.
+ * 0: unknown, paced by the media rate again.
  */
 void ff_rtp_pacer_set_link_rate(FFRTPPacer *p, double rate);
 

@@ -581,7 +581,6 @@ void ff_rtp_sender_set_link_rate(FFRTPSender *s, int64_t bit_rate)
     pthread_mutex_lock(&s->lock);
     if (s->pacer)
         ff_rtp_pacer_set_link_rate(s->pacer, bit_rate / 8.0);
-    s->cfg.bit_rate = 0;
     pthread_mutex_unlock(&s->lock);
 }
 

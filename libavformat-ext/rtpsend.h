@@ -261,9 +261,10 @@ void ff_rtp_sender_get_stats(FFRTPSender *s, FFRTPSendStats *st);
 double ff_rtp_sender_media_rate(FFRTPSender *s);
 
 /**
- * The rate the link takes (bit/s), by congestion control: the pacer sends at
- * pace_factor x the media rate but not above it (never below the media
- * rate itself), and no longer assumes the encoder's bit_rate. Any thread.
+ * The rate the link takes (bit/s), by congestion control, when the encoder
+ * follows it: the pacer sends at pace_factor x this rate (never below the
+ * last second's media rate), and no longer assumes the encoder's bit_rate;
+ * 0: unknown, paced by the media rate again. Any thread.
  */
 void ff_rtp_sender_set_link_rate(FFRTPSender *s, int64_t bit_rate);
 

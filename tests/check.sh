@@ -232,7 +232,7 @@ for t in bottleneck resend bye wire kernel; do
     sed -n 's/^  /    /p' "$log/rtp-pacing-$t.log"
 done
 
-echo "== congestion control (cc 1): the transport-cc extension on the wire, the receiver's feedback,"
+echo "== congestion control (on by default for video): the transport-cc extension on the wire, the receiver's feedback,"
 echo "   live 720p asked for 6 Mbit/s through 3 Mbit/s (and from its first packet), beside a TCP upload"
 echo "   through a kernel bottleneck (network namespaces of its own), no added pacer wait on a good link,"
 echo "   -c copy unchanged (127.0.0.1)"

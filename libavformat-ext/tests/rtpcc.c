@@ -293,18 +293,37 @@ static void start_low(void)
 }
 
 /* a receiver without transport feedback (RRs only) is not held at the
- * start rate: nothing would ever raise it */
+ * start rate: nothing would ever raise it. It gets max_bitrate
+ * FF_RTPCC_FEEDBACK_WAIT after the media began, not before (its RR may
+ * come before the first transport feedback of a receiver that sends it);
+ * transport feedback that comes later starts over from the start rate */
 static void start_low_rr_only(void)
 {
     FFRTPCCConfig cfg = { .min_bitrate = 100000, .max_bitrate = 4000000, .start_bitrate = 1000000 };
     FFRTPCC *cc = ff_rtpcc_alloc(&cfg);
-    int64_t first = ff_rtpcc_target(cc), after;
+    FFRTPCCPacket pk[4];
+    int64_t t0 = 5000000, first = ff_rtpcc_target(cc), early, after, late;
+    FFRTPCCStats st;
 
-    ff_rtpcc_loss_report(cc, 0, 1000000);
+    ff_rtpcc_update(cc, t0);                        /* the first packet */
+    ff_rtpcc_loss_report(cc, 0, t0 + FF_RTPCC_FEEDBACK_WAIT / 2);
+    early = ff_rtpcc_target(cc);
+    ff_rtpcc_update(cc, t0 + FF_RTPCC_FEEDBACK_WAIT);
     after = ff_rtpcc_target(cc);
-    printf("RR only, from 1 Mbit/s: %.2f Mbit/s after the first RR\n", after / 1e6);
+    for (int i = 0; i < 4; i++)
+        pk[i] = (FFRTPCCPacket){ .send_time = t0 + 9000000 + i * 1000,
+                                 .arrival   = t0 + 9020000 + i * 1000, .size = 1200 };
+    ff_rtpcc_feedback(cc, pk, 4, t0 + 9100000);
+    late = ff_rtpcc_target(cc);
+    ff_rtpcc_get_stats(cc, &st);
+    printf("RR only, from 1 Mbit/s: %.2f Mbit/s after an RR at 0.5 s, %.2f at 1 s; "
+           "transport feedback at 9 s: %.2f\n", early / 1e6, after / 1e6, late / 1e6);
     CHECK(first == 1000000, "before any feedback: %"PRId64", the start rate expected", first);
-    CHECK(after == 4000000, "after an RR without loss: %"PRId64", max_bitrate expected", after);
+    CHECK(early == 1000000, "an RR within the wait: %"PRId64", the start rate expected", early);
+    CHECK(after == 4000000, "no transport feedback for 1 s: %"PRId64", max_bitrate expected", after);
+    CHECK(st.feedback_timeouts == 1, "%"PRIu64" feedback timeouts", st.feedback_timeouts);
+    CHECK(late <= 1000000 * 1.1, "transport feedback after the wait: %"PRId64", the start "
+          "rate expected", late);
     ff_rtpcc_free(&cc);
 }
 

@@ -4,8 +4,8 @@
 # 64 KB, 20 ms towards the receiver, i.e. 10 ms each way as the RTT goes).
 # The sender encodes testsrc2 with temporal noise, libx264 veryfast
 # zerolatency, GOP 50, -b:v/-maxrate the asked-for rate, -bufsize a sixth
-# of it, and sends it with -f rtp (ours: -cc 1, defaults otherwise; cc 0 and
-# stock FFmpeg 7.1 as peers, the same command without -cc). The receiver
+# of it, and sends it with -f rtp (ours: default options, congestion control
+# on by default; -cc 0 and stock FFmpeg as peers). The receiver
 # is this project's ffmpeg (decoding, sdp_flags rtcp_to_source) unless
 # said otherwise. Everything about the link comes from the relay's series
 # (tests/net/rtpcap.c): kbit/s that left the link, queueing delay, drops.
@@ -22,7 +22,17 @@
 #   share     two senders (640x360 asked for 4 Mbit/s each) through one
 #             4 Mbit/s link (RTPCAP_LINK): each one's share of what went
 #             through over the last 10 s.
-#   tests/bench/rtp_cc.sh BUILD [constant|steps|share]
+#   start     the 3 Mbit/s link from the first packet, 720p25 asked for 6
+#             Mbit/s, 30 s: lost in the queue over the first 10 s, the rate
+#             through the link from second 5, decode errors. Draws start.png.
+#   tcp       beside an iperf3 TCP CUBIC upload through a kernel bottleneck
+#             (tests/rtp/cc.sh tcp: network namespaces, 6 Mbit/s tbf, 64 KB
+#             and 256 KB queues), 60 s: the video's and TCP's shares over the
+#             last 20 s, frames decoded, a ping's round trip through the
+#             queue. Draws tcp-64k.png and tcp-256k.png.
+#   The graphs (gnuplot): the link, the rate through it, the sender's
+#   target, the queueing delay.
+#   tests/bench/rtp_cc.sh BUILD [constant|steps|share|start|tcp]
 set -eu
 build=$1 only=${2:-}
 . "$(dirname "$0")/../rtp/lib.sh"
@@ -85,13 +95,12 @@ constant() {
     echo "| sender | receiver | through the link | link used | lost in the queue | mean queueing delay | decode errors (whole run) |"
     echo "|---|---|--:|--:|--:|--:|--:|"
     local row
-    for row in "ours-cc:$ffmpeg:ffmpeg:-cc 1" "ours-nocc:$ffmpeg:ffmpeg:-cc 0" "stock:$stock:ffmpeg:" \
-               "ours-cc-gst:$ffmpeg:gst:-cc 1" "ours-cc-gst-rr:$ffmpeg:gst-rr:-cc 1"; do
+    for row in "ours-cc:$ffmpeg:ffmpeg:" "ours-nocc:$ffmpeg:ffmpeg:-cc 0" "stock:$stock:ffmpeg:" \
+               "ours-cc-gst:$ffmpeg:gst:" "ours-cc-gst-rr:$ffmpeg:gst-rr:"; do
         IFS=: read -r name bin recv opts <<< "$row"
         live "$name" "$bin" "$recv" 3000 30 1280 720 6000 $opts
         set -- $(window "$name" 20 30)
-        local who=ours; [ "$bin" = "$stock" ] && who=stock
-        printf "| %s %s | %s | %s kbit/s | %d %% | %s %% | %s ms | %s |\n" "$who" "${opts:-}" \
+        printf "| %s | %s | %s kbit/s | %d %% | %s %% | %s ms | %s |\n" "$(who "$bin" "$opts")" \
             "$(case $recv in gst) echo "GStreamer rtpbin" ;; gst-rr) echo "GStreamer rtpbin, no extmap (RRs only)" ;; *) echo ours ;; esac)" \
             "$1" $(($1 * 100 / 3000)) "$2" "$3" \
             "$(case $recv in gst*) echo "-" ;; *) echo "$errors" ;; esac)"
@@ -103,7 +112,7 @@ steps() {
     echo "| sender | 6 Mbit/s phase (5-15 s) | after the drop: under 100 ms of delay (1 s average) for good | after the rise: 70 % of 5 Mbit/s | lost in the queue (whole run) |"
     echo "|---|--:|--:|--:|--:|"
     local row
-    for row in "steps-ours:$ffmpeg:-cc 1" "steps-stock:$stock:"; do
+    for row in "steps-ours:$ffmpeg:" "steps-stock:$stock:"; do
         IFS=: read -r name bin opts <<< "$row"
         live "$name" "$bin" ffmpeg "6000:15,2000:15,5000" 45 1280 720 8000 $opts
         local back rise first
@@ -119,14 +128,28 @@ steps() {
         set -- $(window "$name" 5 15)
         first=$1
         set -- $(window "$name" 0 45)
-        printf "| %s %s | %s kbit/s | %s s | %s s | %s %% |\n" "$( [ "$bin" = "$stock" ] && echo stock || echo ours )" \
-            "$opts" "$first" "$back" "$rise" "$2"
+        printf "| %s | %s kbit/s | %s s | %s s | %s %% |\n" "$(who "$bin" "$opts")" \
+            "$first" "$back" "$rise" "$2"
     done
-    plot steps-ours "$out/steps.png"
+    plot steps-ours "$out/steps.png" "ours (default options), libx264 720p25 asked for 8 Mbit/s, link 6 -> 2 -> 5 Mbit/s, 64 KB queue"
     echo "(graph: $out/steps.png)"
 }
 
-# plot NAME PNG: target (from the stats, aligned by the monotonic clock), rate
+# who BIN OPTS: the row's sender
+who() {
+    if [ "$1" = "$stock" ]; then echo "stock FFmpeg $(cat "$build/stock-src/RELEASE" 2>/dev/null)"
+    else echo "ours ${2:-(default options)}"; fi
+}
+
+# gp_head PNG Y2LABEL TITLE: gnuplot's settings for a graph of kbit/s
+# (left) and ms (right)
+gp_head() {
+    printf '%s\n' "set terminal png size 1000,500" "set output \"$1\"" 'set xlabel "s"' \
+        'set ylabel "kbit/s"' "set y2label \"$2\"" "set y2tics" "set ytics nomirror" \
+        "set yrange [0:*]" "set y2range [0:*]" "set key top right" "set title \"$3\""
+}
+
+# plot NAME PNG TITLE: target (from the stats, aligned by the monotonic clock), rate
 # through the link, the link, queueing delay
 plot() {
     command -v gnuplot > /dev/null || { echo "(no gnuplot: no graph)"; return 0; }
@@ -137,18 +160,7 @@ plot() {
     awk '!/^#/ { r[n] = $2; t[n++] = $1 } END { for (i = 9; i < n; i++) { s = 0
          for (j = i - 9; j <= i; j++) s += r[j]; printf "%.1f %.0f\n", t[i] + 0.1, s / 10 } }' \
         "$out/$1.series" > "$out/$1.rate"
-    gnuplot <<EOF
-set terminal png size 1000,500
-set output "$2"
-set xlabel "s"
-set ylabel "kbit/s"
-set y2label "queueing delay, ms"
-set y2tics
-set ytics nomirror
-set yrange [0:*]
-set y2range [0:*]
-set key top right
-set title "$1: rtp -cc 1, libx264 720p25 asked for 8 Mbit/s, link 6 -> 2 -> 5 Mbit/s, 64 KB queue"
+    { gp_head "$2" "queueing delay, ms" "$3"; cat; } <<EOF | gnuplot
 plot "$out/$1.series" using 1:5 with steps lw 2 title "link", \
      "$out/$1.rate" using 1:2 with lines lw 2 title "through the link (1 s average)", \
      "$out/$1.target" using 1:2 with lines lw 2 title "target (sender)", \
@@ -161,7 +173,7 @@ share() {
     echo "| senders | sender A | sender B | A's share | link used | lost in the queue | mean queueing delay |"
     echo "|---|--:|--:|--:|--:|--:|--:|"
     local row
-    for row in "ours:$ffmpeg:-cc 1" "stock:$stock:"; do
+    for row in "ours:$ffmpeg:" "stock:$stock:"; do
         IFS=: read -r who bin opts <<< "$row"
         "$tools/rtpcap" link-init "$work/link.$who"
         RTPCAP_LINK="$work/link.$who" live "share-$who-a" "$bin" ffmpeg 4000 30 640 360 4000 $opts &
@@ -172,9 +184,63 @@ share() {
         local ra rb
         set -- $(window "share-$who-a" 20 30); ra=$1 la=$2 qa=$3
         set -- $(window "share-$who-b" 20 30); rb=$1
-        printf "| %s %s | %s kbit/s | %s kbit/s | %d %% | %d %% | %s %% (A) | %s ms |\n" "$who" "$opts" "$ra" "$rb" \
+        printf "| %s | %s kbit/s | %s kbit/s | %d %% | %d %% | %s %% (A) | %s ms |\n" "$(who "$bin" "$opts")" "$ra" "$rb" \
             $((ra * 100 / (ra + rb > 0 ? ra + rb : 1))) $(((ra + rb) * 100 / 4000)) "$la" "$qa"
     done
+}
+
+start() {
+    echo "== start: a 3 Mbit/s link from the first packet, 64 KB queue, 20 ms RTT, 720p25 asked for 6 Mbit/s, 30 s"
+    echo "| sender | lost in the queue, first 10 s | through the link from 5 s | link used from 5 s | decode errors (whole run) |"
+    echo "|---|--:|--:|--:|--:|"
+    local row
+    for row in "start-ours:$ffmpeg:" "start-ours-6m:$ffmpeg:-start_bitrate 6000000" "start-nocc:$ffmpeg:-cc 0" \
+               "start-stock:$stock:"; do
+        IFS=: read -r name bin opts <<< "$row"
+        live "$name" "$bin" ffmpeg 3000 30 1280 720 6000 $opts
+        local early
+        set -- $(window "$name" 0 10); early=$2
+        set -- $(window "$name" 5 30)
+        printf "| %s | %s %% | %s kbit/s | %d %% | %s |\n" "$(who "$bin" "$opts")" "$early" "$1" $(($1 * 100 / 3000)) "$errors"
+    done
+    plot start-ours "$out/start.png" "ours (default options): libx264 720p25 asked for 6 Mbit/s, a 3 Mbit/s link from the first packet, 64 KB queue"
+    echo "(graph: $out/start.png)"
+}
+
+# beside TCP: tests/rtp/cc.sh tcp, measuring only, 60 s, each queue size
+tcp() {
+    echo "== beside one TCP CUBIC upload (iperf3), 6 Mbit/s tbf in network namespaces, 720p25 asked for 6 Mbit/s, 60 s (last 20 s)"
+    echo "| sender | queue | video | TCP | video's share | frames decoded | decode errors | ping through the queue |"
+    echo "|---|--:|--:|--:|--:|--:|--:|--:|"
+    local row q
+    for q in 65536 262144; do
+        for row in "ours:$ffmpeg:" "nocc:$ffmpeg:-cc 0" "stock:$stock:"; do
+            IFS=: read -r name bin opts <<< "$row"
+            local res
+            res=$(TCP_DUR=60 TCP_QUEUE=$q TCP_SENDER=$bin TCP_OPTS="$opts" TCP_MEASURE=1 \
+                  TCP_OUT="$out/tcp-$name-$((q / 1024))k" bash "$(dirname "$0")/../rtp/cc.sh" "$build" tcp 2>&1 |
+                  sed -n 's/^  *result //p')
+            set -- $res
+            printf "| %s | %d KB | %s kbit/s | %s kbit/s | %s %% | %s of %s | %s | %s ms |\n" "$(who "$bin" "$opts")" \
+                $((q / 1024)) "${1:-?}" "${2:-?}" "${3:-?}" "${4:-?}" "${5:-?}" "${6:-?}" "${7:-?}"
+        done
+        tcp_plot "tcp-ours-$((q / 1024))k" "$out/tcp-$((q / 1024))k.png" \
+            "ours (default options) beside a TCP CUBIC upload: 6 Mbit/s tbf, $((q / 1024)) KB queue"
+        echo "(graph: $out/tcp-$((q / 1024))k.png)"
+    done
+}
+
+# tcp_plot NAME PNG TITLE: the video's and TCP's kbit/s per second, the
+# sender's target, a ping's round trip through the queue
+tcp_plot() {
+    command -v gnuplot > /dev/null || { echo "(no gnuplot: no graph)"; return 0; }
+    [ -s "$out/$1.series" ] || return 0
+    { gp_head "$2" "ping round trip, ms" "$3"; cat; } <<EOF | gnuplot
+plot "$out/$1.series" using 1:2 with lines lw 2 title "video through the link", \
+     "$out/$1.series" using 1:3 with lines lw 2 title "TCP through the link", \
+     "$out/$1.target" using 1:2 with lines lw 2 title "target (sender)", \
+     "$out/$1.ping" using 1:2 axes x1y2 with lines title "ping round trip (right axis)"
+EOF
 }
 
 case $only in
@@ -185,4 +251,10 @@ case $only in
 esac
 case $only in
 ""|share) share ;;
+esac
+case $only in
+""|start) start ;;
+esac
+case $only in
+""|tcp) tcp ;;
 esac

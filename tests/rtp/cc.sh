@@ -2,12 +2,14 @@
 # Congestion control in the rtp muxer (option cc), all on 127.0.0.1.
 #   tests/rtp/cc.sh BUILD TEST
 # TEST:
-#   wire      with cc 1 the SDP announces the transport-wide-cc extension
+#   wire      by default (cc auto) the SDP of a video stream announces the
+#             transport-wide-cc extension
 #             (a=extmap:1 <URI>), and tshark finds it on every RTP packet
 #             (profile 0xBEDE, id 1, 2 bytes) numbered one by one in order of
 #             departure; the retransmissions that NACKs ask for (plain and
 #             RFC 4588 RTX, tests/net/rtcpinject.c as the receiver) carry
 #             numbers of their own, and the RTX ones their OSN after it.
+#             With -cc 0, for audio, and into a file: no extension.
 #   feedback  our receiver, given that SDP, sends transport-cc feedback;
 #             tshark decodes it: together the reports cover every number the
 #             sender used, and the sender counted them (stats JSON).
@@ -23,7 +25,7 @@
 #             publisher (patches/0025; stock sent it to the wrong ports).
 #   constant  live 720p25 libx264 asked for 6 Mbit/s (-maxrate 6M -bufsize
 #             1M) through a 3 Mbit/s bottleneck with a 64 KB drop-tail queue,
-#             20 ms round trip: with cc 1, over the last 6 s of 16, the queue
+#             20 ms round trip: by default, over the last 6 s of 16, the queue
 #             drops at most 2 % of the datagrams and adds at most 100 ms on
 #             average, at least half the link is used, and the encoder was
 #             set below the link's rate (ffmpeg's verbose log); with cc 0 the
@@ -39,7 +41,8 @@
 #             most 5 %
 #   copy      -c copy with cc 1 sends the clip's bytes unchanged (its payload
 #             octets differ from cc 0's only by the FU-A headers of the extra
-#             fragments), warns that nothing adapts, and reports a target.
+#             fragments), warns that nothing adapts, and reports a target;
+#             by default the same packets and target, without the warning.
 set -eu
 build=$1 what=$2
 . "$(dirname "$0")/lib.sh"
@@ -63,14 +66,15 @@ test_wire() {
     for rtx in -1 97; do
         local name=wire$rtx
         ports
-        "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -cc 1 -rtx_pt "$rtx" \
+        # the default (cc auto) for a video stream to rtp://
+        "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -rtx_pt "$rtx" \
             -sdp_file "$work/$name.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
         tr -d '\r' < "$work/$name.sdp" | grep -qx "a=extmap:1 $URI" || die "$name: no extmap in the SDP: $(cat "$work/$name.sdp")"
         relay "$name" 0 1 0 11
         "$tools/rtcpinject" nack "$p_recv" "$((p_relay + 1))" "$SSRC" 20 20000 ${rtx#-1} > "$work/$name.nack" &
         local inj=$!
         wait_udp "$p_recv"
-        timeout 60 "$ffmpeg" -nostdin -v error -re -t 2 -i "$in" -c copy -f rtp -ssrc "$SSRC" -cc 1 \
+        timeout 60 "$ffmpeg" -nostdin -v error -re -t 2 -i "$in" -c copy -f rtp -ssrc "$SSRC" \
             -rtx_pt "$rtx" -max_bitrate 8000000 "$(url)" > "$work/$name.send.log" 2>&1 ||
             die "$name: sender failed: $(tail -3 "$work/$name.send.log")"
         wait "$inj" || die "$name: NACKs unanswered: $(cat "$work/$name.nack")"
@@ -91,6 +95,20 @@ test_wire() {
         [ "$resent" -ge 15 ] || die "$name: only $resent retransmissions captured"
         [ "$gaps" = 0 ] || die "$name: $gaps transport numbers not one more than the previous packet's"
     done
+    # off: with -cc 0, for audio, and for an output that is not rtp:// or udp://
+    local a
+    "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -cc 0 \
+        -sdp_file "$work/off.sdp" "rtp://127.0.0.1:$(port)" > /dev/null
+    "$ffmpeg" -nostdin -v error -f lavfi -i sine=d=0.2 -c:a pcm_mulaw -f rtp \
+        -sdp_file "$work/audio.sdp" "rtp://127.0.0.1:$(port)" > /dev/null
+    # into a file: the SDP that ffmpeg prints
+    "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -packetsize 1200 -y "$work/file.rtp" \
+        > "$work/file.sdp"
+    grep -q '^m=video' "$work/file.sdp" || die "no SDP printed for the file output: $(cat "$work/file.sdp")"
+    for a in off audio file; do
+        grep -q extmap "$work/$a.sdp" && die "$a: an extmap in the SDP: $(cat "$work/$a.sdp")"
+    done
+    note "the default: the extension for video to rtp://; none with -cc 0, for audio, into a file"
 }
 
 test_feedback() {
@@ -224,6 +242,9 @@ test_rtsp() {
     [ "${reports:-0}" -ge 1 ] || die "no receiver report reached the publisher"
 }
 
+# ccopt CC: the sender's option, none for "default" (cc auto: on for video)
+ccopt() { [ "$1" = default ] || echo "-cc $1"; }
+
 # live NAME CC [SENDER OPTIONS...]: 16 s of live 720p25 through the 3 Mbit/s
 # link; sets drops (%), qdelay (ms), target (kbit/s) over the last 6 s
 live() {
@@ -232,7 +253,7 @@ live() {
     local enc=(-c:v libx264 -preset veryfast -tune zerolatency -b:v 6M -maxrate 6M -bufsize 1M
                -g 50 -bf 0 -pix_fmt yuv420p)
     ports
-    "$ffmpeg" -nostdin -v error -f lavfi -i "$src" "${enc[@]}" -frames:v 1 -f rtp -cc "$cc" \
+    "$ffmpeg" -nostdin -v error -f lavfi -i "$src" "${enc[@]}" -frames:v 1 -f rtp $(ccopt "$cc") \
         -sdp_file "$work/$name.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
     relay "$name" 0 1 20 11 0 3000 65536
     timeout 60 "$ffmpeg" -nostdin -v error -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
@@ -240,7 +261,7 @@ live() {
     recv_pid=$!
     wait_udp "$p_recv"
     timeout 60 "$ffmpeg" -nostdin -v verbose -re -readrate_initial_burst 0 -f lavfi -i "$src" -t 16 "${enc[@]}" \
-        -f rtp -cc "$cc" "$@" \
+        -f rtp $(ccopt "$cc") "$@" \
         -stats_file "$work/$name.json" -stats_interval 0 "$(url)" > "$work/$name.send.log" 2>&1 ||
         die "$name: sender failed"
     wait "$recv_pid" || true
@@ -257,13 +278,13 @@ live() {
 }
 
 test_constant() {
-    live cc1 1
-    note "cc 1: last 6 s: $out kbit/s through the link, queue delay $qdelay ms, $drops % dropped in the queue;" \
+    live cc1 default
+    note "cc by default: last 6 s: $out kbit/s through the link, queue delay $qdelay ms, $drops % dropped in the queue;" \
          "the encoder set down to $target kbit/s at the lowest"
-    awk -v d="$drops" 'BEGIN { exit !(d <= 2) }' || die "cc 1: $drops % dropped in the queue (2 % allowed)"
-    awk -v q="$qdelay" 'BEGIN { exit !(q <= 100) }' || die "cc 1: the queue added $qdelay ms on average"
-    [ "$target" -gt 0 ] && [ "$target" -lt 3000 ] || die "cc 1: the encoder was never set below the link's 3000 kbit/s (lowest: $target)"
-    [ "$out" -ge 1500 ] || die "cc 1: only $out kbit/s through a 3 Mbit/s link"
+    awk -v d="$drops" 'BEGIN { exit !(d <= 2) }' || die "default options: $drops % dropped in the queue (2 % allowed)"
+    awk -v q="$qdelay" 'BEGIN { exit !(q <= 100) }' || die "default options: the queue added $qdelay ms on average"
+    [ "$target" -gt 0 ] && [ "$target" -lt 3000 ] || die "default options: the encoder was never set below the link's 3000 kbit/s (lowest: $target)"
+    [ "$out" -ge 1500 ] || die "default options: only $out kbit/s through a 3 Mbit/s link"
     live cc0 0
     note "cc 0: last 6 s: $out kbit/s through the link, queue delay $qdelay ms, $drops % dropped in the queue"
     awk -v d="$drops" 'BEGIN { exit !(d > 10) }' || die "cc 0 dropped only $drops %: the link does not bite"
@@ -289,14 +310,14 @@ start_run() {
 }
 
 test_start() {
-    start_run start1 1
-    note "cc 1 from 1 Mbit/s: $early % dropped in the queue over the first 10 s, $later kbit/s through" \
+    start_run start1 default
+    note "default options, from 1 Mbit/s: $early % dropped in the queue over the first 10 s, $later kbit/s through" \
          "the 3 Mbit/s link from 5 s on, $errs decode errors; $(grep -o 'cc: starts at [0-9]* bit/s' "$work/start1.send.log")"
-    awk -v d="$early" 'BEGIN { exit !(d <= 1) }' || die "cc 1: $early % dropped over the first 10 s (1 % allowed)"
-    [ "$later" -ge 2100 ] || die "cc 1: only $later kbit/s through the 3 Mbit/s link from 5 s on (70 % expected)"
-    [ "$errs" = 0 ] || die "cc 1: the receiver logged $errs decode errors"
-    start_run start6 1 -start_bitrate 6000000
-    note "cc 1 from 6 Mbit/s: $early % dropped over the first 10 s, $later kbit/s from 5 s on, $errs decode errors"
+    awk -v d="$early" 'BEGIN { exit !(d <= 1) }' || die "default options: $early % dropped over the first 10 s (1 % allowed)"
+    [ "$later" -ge 2100 ] || die "default options: only $later kbit/s through the 3 Mbit/s link from 5 s on (70 % expected)"
+    [ "$errs" = 0 ] || die "default options: the receiver logged $errs decode errors"
+    start_run start6 default -start_bitrate 6000000
+    note "default options from 6 Mbit/s: $early % dropped over the first 10 s, $later kbit/s from 5 s on, $errs decode errors"
     awk -v d="$early" 'BEGIN { exit !(d > 1) }' || die "started at 6 Mbit/s only $early % dropped: the start does not bite"
 }
 
@@ -309,13 +330,19 @@ test_start() {
 # the receiver decodes at least 95 % of the frames sent, and logs decode
 # errors for at most 5 % of them (a line a broken frame at least). The
 # queueing delay is a ping's round trip through the same queue.
+# The bench (tests/bench/rtp_cc.sh tcp) runs it to measure: TCP_DUR (s),
+# TCP_QUEUE (bytes), TCP_SENDER (an ffmpeg), TCP_OPTS (its muxer options),
+# TCP_MEASURE=1 (a "result" line, no verdict), TCP_OUT (a prefix for the
+# series of the graph: .series, .target, .ping).
 test_tcp() {
-    local d=45 src="testsrc2=s=1280x720:r=25,noise=alls=12:allf=t"
+    local d=${TCP_DUR:-45} src="testsrc2=s=1280x720:r=25,noise=alls=12:allf=t"
     local enc=(-c:v libx264 -preset veryfast -tune zerolatency -b:v 6M -maxrate 6M -bufsize 1M
                -g 50 -bf 0 -pix_fmt yuv420p)
+    local sender=${TCP_SENDER:-$ffmpeg} opts=(${TCP_OPTS:-}) stats=()
     command -v iperf3 > /dev/null || die "iperf3 is not installed (scripts/install-deps test)"
-    netns_link 6000 65536
-    "$ffmpeg" -nostdin -v error -f lavfi -i "$src" "${enc[@]}" -frames:v 1 -f rtp -cc 1 \
+    netns_link 6000 "${TCP_QUEUE:-65536}"
+    [ "$sender" = "$stock" ] || stats=(-stats_file "$work/tcp.json" -stats_interval 1)
+    "$ffmpeg" -nostdin -v error -f lavfi -i "$src" "${enc[@]}" -frames:v 1 -f rtp \
         -sdp_file "$work/tcp.sdp" "rtp://10.77.0.2:5004?pkt_size=1200" > /dev/null
     ip netns exec "$nsb" timeout $((d + 20)) iperf3 -s -1 -p 5201 > "$work/tcp.iperf-s.log" 2>&1 &
     ip netns exec "$nsb" timeout $((d + 20)) tshark -q -i vb -f "udp port 5004 or tcp port 5201" \
@@ -327,8 +354,8 @@ test_tcp() {
     for _ in $(seq 100); do
         ip netns exec "$nsb" grep -q ":138C 00000000:0000" /proc/net/udp && break; sleep 0.05
     done
-    ip netns exec "$nsa" timeout $((d + 10)) "$ffmpeg" -nostdin -v verbose -re -readrate_initial_burst 0 \
-        -f lavfi -i "$src" -t "$d" "${enc[@]}" -f rtp -cc 1 -stats_file "$work/tcp.json" -stats_interval 1 \
+    ip netns exec "$nsa" timeout $((d + 10)) "$sender" -nostdin -v verbose -re -readrate_initial_burst 0 \
+        -f lavfi -i "$src" -t "$d" "${enc[@]}" -f rtp "${opts[@]}" "${stats[@]}" \
         "rtp://10.77.0.2:5004?pkt_size=1200" > "$work/tcp.send.log" 2>&1 &
     local send=$!
     sleep 2
@@ -352,9 +379,28 @@ test_tcp() {
     errs=$(grep -c -i 'error while decoding\|concealing\|decode_slice_header error' "$work/tcp.recv.log" || true)
     rtt=$(awk -F'time=' -v n=$((d * 5 - 100)) '/time=/ { k++; if (k > n) { split($2, a, " "); s += a[1]; m++ } }
               END { if (m) printf "%.1f\n", s / m }' "$work/tcp.ping")
-    note "beside a TCP upload, 6 Mbit/s tbf, 64 KB queue, last 20 s of $d: video $video kbit/s" \
+    note "beside a TCP upload, 6 Mbit/s tbf, $((${TCP_QUEUE:-65536} / 1024)) KB queue, last 20 s of $d: video $video kbit/s" \
          "($((video * 100 / 6000)) %), TCP $tcp kbit/s ($((tcp * 100 / 6000)) %); receiver: ${frames:-0} of $sent" \
          "frames, $errs decode errors; ping through the queue ${rtt:-?} ms"
+    if [ -n "${TCP_OUT:-}" ]; then
+        # per second: video and TCP kbit/s; the target (its first report
+        # taken as second 1: the stats come every second from the start);
+        # the ping (s, ms)
+        tshark -r "$work/tcp.pcap" -T fields -E separator=, -e frame.time_relative -e udp.dstport \
+            -e tcp.dstport -e frame.len 2> /dev/null |
+            awk -F, '{ s = int($1); if ($2 == 5004) u[s] += $4; else if ($3 == 5201) c[s] += $4; if (s > m) m = s }
+                     END { for (s = 0; s <= m; s++) printf "%d %.0f %.0f\n", s, u[s] * 8 / 1000, c[s] * 8 / 1000 }' \
+            > "$TCP_OUT.series"
+        local first; first=$(sed -n 's/.*"time_us":\([0-9]*\).*/\1/p' "$work/tcp.json" 2> /dev/null | head -n 1)
+        sed -n 's/.*"time_us":\([0-9]*\).*"target_bitrate":\([0-9]*\).*/\1 \2/p' "$work/tcp.json" 2> /dev/null |
+            awk -v f="${first:-0}" '{ printf "%.1f %.0f\n", 1 + ($1 - f) / 1e6, $2 / 1000 }' > "$TCP_OUT.target"
+        awk -F'time=' '/time=/ { split($2, a, " "); printf "%.1f %s\n", 2 + n++ * 0.2, a[1] }' "$work/tcp.ping" \
+            > "$TCP_OUT.ping"
+    fi
+    if [ -n "${TCP_MEASURE:-}" ]; then
+        note "result $video $tcp $((video * 100 / 6000)) ${frames:-0} $sent $errs ${rtt:-?}"
+        return 0
+    fi
     [ "$((tcp))" -gt 600 ] || die "TCP carried only $tcp kbit/s: iperf3 did not run ($(tail -2 "$work/tcp.iperf.log"))"
     [ "$video" -ge 2100 ] || die "the video got $video kbit/s of the 6 Mbit/s link beside TCP (35 % expected)"
     [ $((video + tcp)) -ge 5100 ] || die "the link carried only $((video + tcp)) kbit/s"
@@ -374,9 +420,10 @@ test_goodlink() {
     local enc=(-c:v libx264 -preset veryfast -tune zerolatency -b:v 2500k -maxrate 2500k -bufsize 250k
                -g 250 -bf 0 -pix_fmt yuv420p)
     local cc t
+    # 1: the default (cc auto, on for this stream)
     for cc in 1 0; do
         ports
-        "$ffmpeg" -nostdin -v error -f lavfi -i "$src" "${enc[@]}" -frames:v 1 -f rtp -cc "$cc" \
+        "$ffmpeg" -nostdin -v error -f lavfi -i "$src" "${enc[@]}" -frames:v 1 -f rtp $(ccopt "${cc/1/default}") \
             -sdp_file "$work/good$cc.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
         relay "good$cc" 0 1 10 11 0
         timeout 60 "$ffmpeg" -nostdin -v error -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
@@ -384,7 +431,7 @@ test_goodlink() {
         recv_pid=$!
         wait_udp "$p_recv"
         timeout 60 "$ffmpeg" -nostdin -v error -re -readrate_initial_burst 0 -f lavfi -i "$src" -t 12 "${enc[@]}" \
-            -f rtp -cc "$cc" -stats_file "$work/good$cc.json" -stats_interval 0 "$(url)" \
+            -f rtp $(ccopt "${cc/1/default}") -stats_file "$work/good$cc.json" -stats_interval 0 "$(url)" \
             > "$work/good$cc.send.log" 2>&1 || die "good$cc: sender failed"
         wait "$recv_pid" || true
         wait "$relay_pid" || true
@@ -403,7 +450,7 @@ test_goodlink() {
     note "a link with room, last 5 s: packets left ${d1} ms after their media time at the 95th percentile" \
          "with cc 1 (target $((t / 1000)) kbit/s), ${d0} ms with cc 0; the muxer's own p95 since the start:" \
          "$(json "$work/good1.json" pace_delay_p95_ms) and $(json "$work/good0.json" pace_delay_p95_ms) ms"
-    [ -n "$d1" ] && [ -n "$d0" ] && [ -n "$t" ] || die "no delay figure, or no target"
+    [ -n "$d1" ] && [ -n "$d0" ] && [ -n "$t" ] && [ "$t" -gt 0 ] || die "no delay figure, or no target (cc not on by default?)"
     awk -v a="$d1" 'BEGIN { exit !(a <= 40) }' || die "cc 1: p95 delay $d1 ms over the last 5 s, over one frame interval (40 ms)"
     # and over the whole run, the first IDR's wait included: as without cc
     # (paced at the target itself: 340 ms against 101)
@@ -414,9 +461,9 @@ test_goodlink() {
 
 test_copy() {
     local in; in=$(clip_720p)
-    for cc in 0 1; do
+    for cc in 0 1 default; do
         local p; p=$(port)
-        timeout 60 "$ffmpeg" -nostdin -v warning -re -i "$in" -c copy -f rtp -cc "$cc" -max_bitrate 2000000 \
+        timeout 60 "$ffmpeg" -nostdin -v warning -re -i "$in" -c copy -f rtp $(ccopt "$cc") -max_bitrate 2000000 \
             -stats_file "$work/copy$cc.json" -stats_interval 0 "rtp://127.0.0.1:$p?pkt_size=1200" \
             > "$work/copy$cc.log" 2>&1 || die "copy cc $cc: sender failed"
     done
@@ -433,6 +480,13 @@ test_copy() {
         die "-c copy with cc 1 sent $o1 payload octets in $n1 packets, cc 0 $o0 in $n0"
     [ -n "$t1" ] && [ "$t1" -gt 0 ] || die "-c copy with cc 1 reports no target"
     grep -q "the target is only reported" "$work/copy1.log" || die "-c copy with cc 1: no warning that nothing adapts"
+    # by default: the same packets as cc 1, a target reported, no warning
+    local nd td
+    nd=$(json "$work/copydefault.json" packets) td=$(json "$work/copydefault.json" target_bitrate)
+    local warned; warned=$(grep -c '^\[rtp @' "$work/copydefault.log" || true)
+    note "-c copy by default: $nd packets, target $td bit/s, $warned warnings from the muxer"
+    [ "$nd" = "$n1" ] && [ -n "$td" ] && [ "$td" -gt 0 ] || die "-c copy by default: $nd packets (cc 1: $n1), target $td"
+    [ "$warned" = 0 ] || die "-c copy by default, the muxer warned: $(grep '^\[rtp @' "$work/copydefault.log" | head -3)"
 }
 
 case $what in
