@@ -276,6 +276,10 @@ mutate cc beta "$C2" '#define BETA            0.85' '#define BETA            0.9
 mutate cc loss-high "$C2" '#define LOSS_HIGH       0.10' '#define LOSS_HIGH       0.30'
 mutate cc overuse-time "$C2" '#define OVERUSE_TIME    10.0' '#define OVERUSE_TIME    200.0'
 mutate cc increase "$C2" '#define MULT_INCREASE   1.12' '#define MULT_INCREASE   1.00'
+mutate cc additive-one "$C2" '#define ADD_PACKETS     4.0' '#define ADD_PACKETS     1.0'
+mutate cc no-probe "$C2" '#define PROBE_RESPONSES 8.0' '#define PROBE_RESPONSES 1000.0'
+mutate cc no-queue-cut "$C2" '            double r = FFMAX(BETA - q, 0.5) * cc->acked;' '            double r = BETA * cc->acked;'
+mutate cc ack-window "$C2" '#define ACK_WINDOW      300000' '#define ACK_WINDOW      2000000'
 # the start-up (start_bitrate): the unit test's simulated link, and a live
 # encoder through the relay's 3 Mbit/s from the first packet (cc.sh start)
 mutate ccstart no-startup "$C2" 'cc->startup   = cc->rate < cc->cfg.max_bitrate;' 'cc->startup   = 0;'

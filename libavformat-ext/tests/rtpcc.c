@@ -105,6 +105,40 @@ static int64_t end_of(const Scenario *sc)
     return end;
 }
 
+/* the bottleneck queue: packets not yet serialized */
+typedef struct Bottleneck {
+    int64_t finish[65536];
+    int size[65536];
+    int start, count, bytes;
+    int64_t last_finish;
+} Bottleneck;
+
+/** A packet reaches the bottleneck at t: -1 if the drop-tail queue of
+ *  queue_bytes is full, else when it has been serialized at cap bit/s;
+ *  *queued: how long it waited. */
+static int64_t bottleneck_send(Bottleneck *q, int64_t t, double cap, int queue_bytes, int64_t *queued)
+{
+    int64_t start, finish;
+    int k;
+
+    while (q->count && q->finish[q->start] <= t) {
+        q->bytes -= q->size[q->start];
+        q->start = (q->start + 1) % 65536;
+        q->count--;
+    }
+    if (q->bytes + PKT > queue_bytes)
+        return -1;
+    start  = q->last_finish > t ? q->last_finish : t;
+    finish = start + (int64_t)(PKT * 8e6 / cap);
+    k = (q->start + q->count++) % 65536;
+    q->finish[k] = finish;
+    q->size[k]   = PKT;
+    q->bytes    += PKT;
+    q->last_finish = finish;
+    *queued = start - t;
+    return finish;
+}
+
 /** Run a scenario; fills sim and bins, returns the controller's stats. */
 static void run(const Scenario *sc, FFRTPCCStats *final)
 {
@@ -115,17 +149,15 @@ static void run(const Scenario *sc, FFRTPCCStats *final)
     };
     FFRTPCC *cc = ff_rtpcc_alloc(&cfg);
     static FFRTPCCPacket fb[MAX_PKTS];
-    int64_t end = end_of(sc), t = 0, last_finish = 0, next_report = FB_INTERVAL;
-    /* the bottleneck queue: packets not yet serialized */
-    static int64_t q_finish[65536];
-    static int q_size[65536];
-    int q_start = 0, q_count = 0, q_bytes = 0;
+    int64_t end = end_of(sc), t = 0, next_report = FB_INTERVAL;
+    static Bottleneck q;
     int reported = 0;           /* packets before this were reported */
     struct { int64_t at; int from, to; } pending[256];
     int pend_start = 0, pend_count = 0;
 
     memset(&sim, 0, sizeof(sim));
     memset(bins, 0, sizeof(bins));
+    memset(&q, 0, sizeof(q));
     if (!cc) {
         printf("FAIL: alloc\n");
         exit(1);
@@ -142,24 +174,13 @@ static void run(const Scenario *sc, FFRTPCCStats *final)
         bins[b].target_sum += target;
         bins[b].target_n++;
         /* the bottleneck: serialize, or drop at the tail */
-        while (q_count && q_finish[q_start] <= t) {
-            q_bytes -= q_size[q_start];
-            q_start = (q_start + 1) % 65536;
-            q_count--;
-        }
-        if (q_bytes + PKT > sc->queue_bytes) {
+        int64_t queued, finish = bottleneck_send(&q, t, cap, sc->queue_bytes, &queued);
+        if (finish < 0) {
             sim.arrival[i] = -1;
             bins[b].dropped++;
         } else {
-            int64_t start  = last_finish > t ? last_finish : t;
-            int64_t finish = start + (int64_t)(PKT * 8e6 / cap);
-            int k = (q_start + q_count++) % 65536;
-            q_finish[k] = finish;
-            q_size[k] = PKT;
-            q_bytes += PKT;
-            last_finish = finish;
-            sim.qdelay[i] = start - t;
-            bins[b].qdelay_sum += start - t;
+            sim.qdelay[i] = queued;
+            bins[b].qdelay_sum += queued;
             bins[b].qdelay_n++;
             if (sc->random_loss > 0 && rnd() < sc->random_loss) {
                 sim.arrival[i] = -1;
@@ -349,8 +370,8 @@ static void capacity_steps(void)
         else if (under < 0)
             under = b;
     }
-    /* after the rise at 30 s: 70 % of 5 Mbit/s delivered over 500 ms */
-    reached = first_at(300, 445, 0.7 * 5e6);
+    /* after the rise at 30 s: 80 % of 5 Mbit/s delivered over 500 ms */
+    reached = first_at(300, 445, 0.8 * 5e6);
     if (getenv("RTPCC_TRACE"))
         for (int b = 0; b < 450; b += 5)
             printf("  %4.1f s: target %.2f Mbit/s, delivered %.2f, queue %.1f ms, drops %"PRId64"\n",
@@ -359,11 +380,13 @@ static void capacity_steps(void)
                    bins[b].qdelay_n ? bins[b].qdelay_sum / bins[b].qdelay_n / 1000 : 0, bins[b].dropped);
     window(&sc, 10000000, 15000000, &loss, &use, &qd, &target);
     printf("%s: 6 Mbit/s phase use %.0f %%; back under 100 ms of queue %.1f s after "
-           "the drop; 70 %% of 5 Mbit/s %.1f s after the rise\n", sc.name, use * 100,
+           "the drop; 80 %% of 5 Mbit/s %.1f s after the rise\n", sc.name, use * 100,
            under < 0 ? -1 : (under - 150) / 10.0, reached < 0 ? -1 : (reached - 300) / 10.0);
     CHECK(use >= 0.70, "6 Mbit/s phase: link use %.2f", use);
-    CHECK(under >= 0 && under - 150 <= 30, "not under 100 ms of queueing delay within 3 s of the drop");
-    CHECK(reached >= 0 && reached - 300 <= 100, "not at 70 %% of 5 Mbit/s within 10 s of the rise");
+    /* live the target is 2 s; here no encoder lags behind the target:
+     * 0.8 s, and 1.4 s when a cut does not count the queue built up */
+    CHECK(under >= 0 && under - 150 <= 12, "not under 100 ms of queueing delay within 1.2 s of the drop");
+    CHECK(reached >= 0 && reached - 300 <= 50, "not at 80 %% of 5 Mbit/s within 5 s of the rise");
 }
 
 static void no_congestion(void)
@@ -478,12 +501,111 @@ static void remb_cap(void)
     ff_rtpcc_free(&cc);
 }
 
+/* two senders through one bottleneck: each its own controller, B starting
+ * 0.5 s after A (its start-up finds the queue A keeps); a flow's share of
+ * what got through over [from, to) */
+#define FLOW_PKTS (1 << 17)
+typedef struct Flow {
+    FFRTPCC *cc;
+    int64_t start, next_send, next_report;
+    int64_t send[FLOW_PKTS], arrival[FLOW_PKTS];
+    int nb, reported;
+    struct { int64_t at; int from, to; } pend[256];
+    int ps, pc;
+    int64_t bytes;              /* delivered in the window */
+} Flow;
+
+static void flow_reports(Flow *f, int64_t t)
+{
+    static FFRTPCCPacket fbk[FLOW_PKTS];
+
+    while (f->next_report <= t) {
+        int hi = -1;
+        for (int k = f->reported; k < f->nb; k++)
+            if (f->arrival[k] >= 0 && f->arrival[k] <= f->next_report)
+                hi = k;
+        if (hi >= f->reported && f->pc < 256) {
+            int k = (f->ps + f->pc++) % 256;
+            f->pend[k].at   = f->next_report + OWD;
+            f->pend[k].from = f->reported;
+            f->pend[k].to   = hi + 1;
+            f->reported = hi + 1;
+        }
+        f->next_report += FB_INTERVAL;
+    }
+    while (f->pc && f->pend[f->ps].at <= t) {
+        int n = 0;
+        for (int k = f->pend[f->ps].from; k < f->pend[f->ps].to; k++) {
+            fbk[n].send_time = f->send[k];
+            fbk[n].arrival   = f->arrival[k] >= 0 && f->arrival[k] <= f->pend[f->ps].at - OWD ?
+                               f->arrival[k] : -1;
+            fbk[n].size      = PKT;
+            n++;
+        }
+        ff_rtpcc_feedback(f->cc, fbk, n, f->pend[f->ps].at);
+        f->ps = (f->ps + 1) % 256;
+        f->pc--;
+    }
+}
+
+static void two_flows(void)
+{
+    static Flow fl[2];
+    FFRTPCCConfig cfg = { .min_bitrate = 100000, .max_bitrate = 4000000, .start_bitrate = 1000000 };
+    const double cap = 4e6;
+    const int64_t end = 30000000, from = 20000000;
+    static Bottleneck q;
+    double share;
+
+    memset(fl, 0, sizeof(fl));
+    memset(&q, 0, sizeof(q));
+    for (int i = 0; i < 2; i++) {
+        Flow *f = &fl[i];
+        f->cc = ff_rtpcc_alloc(&cfg);
+        f->start = f->next_send = i * 500000;
+        f->next_report = f->start + FB_INTERVAL;
+        ff_rtpcc_rtt(f->cc, 2 * OWD);
+    }
+    for (;;) {
+        Flow *f = fl[0].next_send <= fl[1].next_send ? &fl[0] : &fl[1];
+        int64_t t = f->next_send, finish, queued;
+        int i;
+
+        if (t >= end || f->nb == FLOW_PKTS)
+            break;
+        i = f->nb++;
+        f->send[i] = t;
+        if ((finish = bottleneck_send(&q, t, cap, 65536, &queued)) < 0) {
+            f->arrival[i] = -1;
+        } else {
+            f->arrival[i] = finish + OWD + (int64_t)(rnd() * 300);
+            if (f->arrival[i] >= from && f->arrival[i] < end)
+                f->bytes += PKT;
+        }
+        f->next_send += (int64_t)(PKT * 8e6 / ff_rtpcc_target(f->cc));
+        for (int k = 0; k < 2; k++)
+            flow_reports(&fl[k], t);
+    }
+    share = fl[0].bytes + fl[1].bytes ? (double)fl[0].bytes / (fl[0].bytes + fl[1].bytes) : 0;
+    printf("two senders through 4 Mbit/s (B 0.5 s after A): over 20-30 s A %.2f, B %.2f Mbit/s "
+           "(A's share %.0f %%), link use %.0f %%\n", fl[0].bytes * 8 / 10e6, fl[1].bytes * 8 / 10e6,
+           share * 100, (fl[0].bytes + fl[1].bytes) * 8 / 10.0 / cap * 100);
+    /* live the shares spread wider than here (keyframes, encoders late
+     * to follow): 45-55 here for 40-60 there. One packet per response
+     * time near the link estimate (GCC's) gives 59/41 */
+    CHECK(share >= 0.45 && share <= 0.55, "A's share %.2f, 0.45-0.55 expected", share);
+    CHECK((fl[0].bytes + fl[1].bytes) * 8 / 10.0 >= 0.8 * cap, "the two use less than 80 %% of the link");
+    for (int k = 0; k < 2; k++)
+        ff_rtpcc_free(&fl[k].cc);
+}
+
 int main(int argc, char **argv)
 {
     constant_capacity();
     start_low();
     start_low_rr_only();
     capacity_steps();
+    two_flows();
     no_congestion();
     random_loss(0.01, 0);
     random_loss(0.20, 1);

@@ -16,7 +16,7 @@
 #             the extmap (no transport feedback: the RRs' loss alone).
 #   steps     6 -> 2 -> 5 Mbit/s, 15 s each, 720p25 asked for 8 Mbit/s:
 #             after the drop, when the queueing delay (1 s average) is under
-#             100 ms for good; after the rise, when 70 % of 5 Mbit/s goes through (1 s
+#             100 ms for good; after the rise, when 80 % of 5 Mbit/s goes through (1 s
 #             average). Draws build/bench/cc/steps.png (gnuplot): the
 #             target, the rate through the link, the link, the delay.
 #   share     two senders (640x360 asked for 4 Mbit/s each) through one
@@ -109,7 +109,7 @@ constant() {
 
 steps() {
     echo "== capacity steps 6 -> 2 -> 5 Mbit/s, 15 s each, 64 KB queue, 20 ms RTT, 720p25 asked for 8 Mbit/s"
-    echo "| sender | 6 Mbit/s phase (5-15 s) | after the drop: under 100 ms of delay (1 s average) for good | after the rise: 70 % of 5 Mbit/s | lost in the queue (whole run) |"
+    echo "| sender | 6 Mbit/s phase (5-15 s) | after the drop: under 100 ms of delay (1 s average) for good | after the rise: 80 % of 5 Mbit/s (1 s average) | lost in the queue (whole run) |"
     echo "|---|--:|--:|--:|--:|"
     local row
     for row in "steps-ours:$ffmpeg:" "steps-stock:$stock:"; do
@@ -124,7 +124,7 @@ steps() {
                           printf "%.1f", t ? t - 15 : 0 }' "$out/$name.series")
         rise=$(awk '!/^#/ { r[int($1 * 10 + 0.5)] = $2 }
                     END { for (i = 300; i < 450; i++) { s = 0; for (j = i - 9; j <= i; j++) s += r[j]
-                          if (s / 10 >= 3500) { printf "%.1f", (i + 1) / 10 - 30; exit } } print "never" }' "$out/$name.series")
+                          if (s / 10 >= 4000) { printf "%.1f", (i + 1) / 10 - 30; exit } } print "never" }' "$out/$name.series")
         set -- $(window "$name" 5 15)
         first=$1
         set -- $(window "$name" 0 45)

@@ -332,7 +332,8 @@ test_start() {
 # queueing delay is a ping's round trip through the same queue.
 # The bench (tests/bench/rtp_cc.sh tcp) runs it to measure: TCP_DUR (s),
 # TCP_QUEUE (bytes), TCP_SENDER (an ffmpeg), TCP_OPTS (its muxer options),
-# TCP_MEASURE=1 (a "result" line, no verdict), TCP_OUT (a prefix for the
+# TCP_DELAY (ms of one-way delay, netns_delay), TCP_MEASURE=1 (a "result"
+# line, no verdict), TCP_OUT (a prefix for the
 # series of the graph: .series, .target, .ping).
 test_tcp() {
     local d=${TCP_DUR:-45} src="testsrc2=s=1280x720:r=25,noise=alls=12:allf=t"
@@ -341,6 +342,7 @@ test_tcp() {
     local sender=${TCP_SENDER:-$ffmpeg} opts=(${TCP_OPTS:-}) stats=()
     command -v iperf3 > /dev/null || die "iperf3 is not installed (scripts/install-deps test)"
     netns_link 6000 "${TCP_QUEUE:-65536}"
+    [ "${TCP_DELAY:-0}" = 0 ] || netns_delay "$TCP_DELAY" $((d + 40))
     [ "$sender" = "$stock" ] || stats=(-stats_file "$work/tcp.json" -stats_interval 1)
     "$ffmpeg" -nostdin -v error -f lavfi -i "$src" "${enc[@]}" -frames:v 1 -f rtp \
         -sdp_file "$work/tcp.sdp" "rtp://10.77.0.2:5004?pkt_size=1200" > /dev/null

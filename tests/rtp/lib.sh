@@ -28,6 +28,21 @@ netns_link() {
     tc -n "$nsa" qdisc add dev va root tbf rate "${1}kbit" burst 6000 limit "$2" || die "no tbf qdisc"
 }
 
+# netns_delay MS SECONDS: after netns_link, what $nsa sends to 10.77.0.2
+# waits MS before its bottleneck (tests/net/delayline.c, a tun device in
+# $nsa; the way back is direct), for SECONDS at most: a real round trip
+# for TCP and the video alike, where the kernel has no netem
+netns_delay() {
+    local mac
+    mac=$(ip -n "$nsb" link show vb | awk '/link\/ether/ { print $2 }')
+    ip netns exec "$nsa" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.va.rp_filter=0
+    ip netns exec "$nsa" "$tools/delayline" dl0 va "$mac" "$1" "$2" > "$work/delayline.log" 2>&1 &
+    for _ in $(seq 100); do grep -q ready "$work/delayline.log" && break; sleep 0.05; done
+    grep -q ready "$work/delayline.log" || die "delayline did not start: $(cat "$work/delayline.log")"
+    ip -n "$nsa" link set dl0 up
+    ip -n "$nsa" route replace 10.77.0.2/32 dev dl0 src 10.77.0.1 || die "no route through the delay line"
+}
+
 die() { echo "FAIL: $*" >&2; exit 1; }
 note() { echo "  $*"; }
 port() { "$tools/freeport"; }
