@@ -54,7 +54,7 @@
  *   each increase the same few packets): at one packet per response time
  *   (GCC's) two senders through one link were still 59/41 after 30 s in the
  *   unit test's simulation and 67/33 live, at four 51/49.
- * - Loss: over at least 20 packets and 100 ms, more than 10 % lost cuts
+ * - Loss: over at least 20 packets and 500 ms, more than 10 % lost cuts
  *   the loss-based rate by half the fraction lost (at most once per RTT +
  *   300 ms, and not below 0.85 x the acknowledged rate: the losses reported
  *   lag the cuts), less than 2 % lets it grow 8 % a second.
@@ -94,7 +94,7 @@
 #define ACK_WINDOW      300000      ///< µs of arrival time for the acknowledged rate
 #define ACK_SLOTS       4096
 #define LOSS_MIN_PKTS   20
-#define LOSS_MIN_SPAN   100000      ///< µs: a loss figure covers at least this (or 200 packets)
+#define LOSS_MIN_SPAN   500000      ///< µs: a loss figure covers at least this (or 1000 packets)
 #define LOSS_LOW        0.02
 #define LOSS_HIGH       0.10
 #define DEFAULT_RTT     100000
@@ -513,7 +513,7 @@ static void loss_packet(FFRTPCC *cc, int lost, int64_t now)
     cc->loss_pkts++;
     cc->loss_lost += lost;
     if (cc->loss_pkts >= LOSS_MIN_PKTS &&
-        (cc->loss_pkts >= 200 || now - cc->loss_start >= LOSS_MIN_SPAN)) {
+        (cc->loss_pkts >= 1000 || now - cc->loss_start >= LOSS_MIN_SPAN)) {
         loss_update(cc, (double)cc->loss_lost / cc->loss_pkts, now);
         cc->loss_pkts = cc->loss_lost = 0;
     }

@@ -27,9 +27,10 @@
 #             through the link from second 5, decode errors. Draws start.png.
 #   tcp       beside an iperf3 TCP CUBIC upload through a kernel bottleneck
 #             (tests/rtp/cc.sh tcp: network namespaces, 6 Mbit/s tbf, 64 KB
-#             and 256 KB queues), 60 s: the video's and TCP's shares over the
-#             last 20 s, frames decoded, a ping's round trip through the
-#             queue. Draws tcp-64k.png and tcp-256k.png.
+#             and 256 KB queues; 64 KB with 25 ms of one-way delay too), 60
+#             s: the video's and TCP's shares over the last 20 s, frames
+#             decoded, a ping's round trip through the queue. Draws
+#             tcp-64k-0ms.png, tcp-256k-0ms.png, tcp-64k-25ms.png.
 #   The graphs (gnuplot): the link, the rate through it, the sender's
 #   target, the queueing delay.
 #   tests/bench/rtp_cc.sh BUILD [constant|steps|share|start|tcp]
@@ -210,23 +211,26 @@ start() {
 # beside TCP: tests/rtp/cc.sh tcp, measuring only, 60 s, each queue size
 tcp() {
     echo "== beside one TCP CUBIC upload (iperf3), 6 Mbit/s tbf in network namespaces, 720p25 asked for 6 Mbit/s, 60 s (last 20 s)"
-    echo "| sender | queue | video | TCP | video's share | frames decoded | decode errors | ping through the queue |"
+    echo "| sender | queue, delay | video | TCP | video's share | frames decoded | decode errors | ping through the queue (and the delay) |"
     echo "|---|--:|--:|--:|--:|--:|--:|--:|"
-    local row q
-    for q in 65536 262144; do
+    local row q link
+    # queue bytes : one-way delay (ms, tests/net/delayline.c)
+    for link in 65536:0 262144:0 65536:25; do
+        IFS=: read -r q dl <<< "$link"
+        local tag=$((q / 1024))k-${dl}ms
         for row in "ours:$ffmpeg:" "nocc:$ffmpeg:-cc 0" "stock:$stock:"; do
             IFS=: read -r name bin opts <<< "$row"
             local res
-            res=$(TCP_DUR=60 TCP_QUEUE=$q TCP_SENDER=$bin TCP_OPTS="$opts" TCP_MEASURE=1 \
-                  TCP_OUT="$out/tcp-$name-$((q / 1024))k" bash "$(dirname "$0")/../rtp/cc.sh" "$build" tcp 2>&1 |
+            res=$(TCP_DUR=60 TCP_QUEUE=$q TCP_DELAY=$dl TCP_SENDER=$bin TCP_OPTS="$opts" TCP_MEASURE=1 \
+                  TCP_OUT="$out/tcp-$name-$tag" bash "$(dirname "$0")/../rtp/cc.sh" "$build" tcp 2>&1 |
                   sed -n 's/^  *result //p')
             set -- $res
-            printf "| %s | %d KB | %s kbit/s | %s kbit/s | %s %% | %s of %s | %s | %s ms |\n" "$(who "$bin" "$opts")" \
-                $((q / 1024)) "${1:-?}" "${2:-?}" "${3:-?}" "${4:-?}" "${5:-?}" "${6:-?}" "${7:-?}"
+            printf "| %s | %d KB, %s ms | %s kbit/s | %s kbit/s | %s %% | %s of %s | %s | %s ms |\n" "$(who "$bin" "$opts")" \
+                $((q / 1024)) "$dl" "${1:-?}" "${2:-?}" "${3:-?}" "${4:-?}" "${5:-?}" "${6:-?}" "${7:-?}"
         done
-        tcp_plot "tcp-ours-$((q / 1024))k" "$out/tcp-$((q / 1024))k.png" \
-            "ours (default options) beside a TCP CUBIC upload: 6 Mbit/s tbf, $((q / 1024)) KB queue"
-        echo "(graph: $out/tcp-$((q / 1024))k.png)"
+        tcp_plot "tcp-ours-$tag" "$out/tcp-$tag.png" \
+            "ours (default options) beside a TCP CUBIC upload: 6 Mbit/s tbf, $((q / 1024)) KB queue, $dl ms one way"
+        echo "(graph: $out/tcp-$tag.png)"
     done
 }
 

@@ -39,6 +39,9 @@
 #             video keeps at least 35 % of the link over the last 20 s of 45,
 #             the receiver decodes 95 % of the frames, decode errors for at
 #             most 5 %
+#   netloss   3 % random loss by nftables in a namespace (retransmissions
+#             too), 8 Mbit/s tbf, 20 ms: the target holds (>= 80 % of the
+#             4 Mbit/s asked for), 99 % of the frames decode
 #   copy      -c copy with cc 1 sends the clip's bytes unchanged (its payload
 #             octets differ from cc 0's only by the FU-A headers of the extra
 #             fragments), warns that nothing adapts, and reports a target;
@@ -330,6 +333,25 @@ test_start() {
 # the receiver decodes at least 95 % of the frames sent, and logs decode
 # errors for at most 5 % of them (a line a broken frame at least). The
 # queueing delay is a ping's round trip through the same queue.
+# ns_receiver NAME SECONDS: our receiver of $work/NAME.sdp in $nsb (port
+# 5004), decoding, in the background; sets recv_pid once its socket is bound
+ns_receiver() {
+    ip netns exec "$nsb" timeout "$2" "$ffmpeg" -nostdin -v verbose -protocol_whitelist file,udp,rtp \
+        -sdp_flags rtcp_to_source -i "$work/$1.sdp" -f null - 2> "$work/$1.recv.log" &
+    recv_pid=$!
+    for _ in $(seq 100); do
+        ip netns exec "$nsb" grep -q ":138C 00000000:0000" /proc/net/udp && break; sleep 0.05
+    done
+}
+
+# ns_decoded NAME: frames (what the receiver decoded) and errs (the lines
+# of decode errors it logged)
+ns_decoded() {
+    frames=$(sed -n 's/.*Output stream #0:0 (video): \([0-9]*\) frames encoded.*/\1/p' "$work/$1.recv.log" | tail -n 1)
+    frames=${frames:-0}
+    errs=$(grep -c -i 'error while decoding\|concealing\|decode_slice_header error' "$work/$1.recv.log" || true)
+}
+
 # The bench (tests/bench/rtp_cc.sh tcp) runs it to measure: TCP_DUR (s),
 # TCP_QUEUE (bytes), TCP_SENDER (an ffmpeg), TCP_OPTS (its muxer options),
 # TCP_DELAY (ms of one-way delay, netns_delay), TCP_MEASURE=1 (a "result"
@@ -350,12 +372,7 @@ test_tcp() {
     ip netns exec "$nsb" timeout $((d + 20)) tshark -q -i vb -f "udp port 5004 or tcp port 5201" \
         -w "$work/tcp.pcap" > /dev/null 2>&1 &
     local cap=$!
-    ip netns exec "$nsb" timeout $((d + 15)) "$ffmpeg" -nostdin -v verbose -protocol_whitelist file,udp,rtp \
-        -sdp_flags rtcp_to_source -i "$work/tcp.sdp" -f null - 2> "$work/tcp.recv.log" &
-    local recv=$!
-    for _ in $(seq 100); do
-        ip netns exec "$nsb" grep -q ":138C 00000000:0000" /proc/net/udp && break; sleep 0.05
-    done
+    ns_receiver tcp $((d + 15))
     ip netns exec "$nsa" timeout $((d + 10)) "$sender" -nostdin -v verbose -re -readrate_initial_burst 0 \
         -f lavfi -i "$src" -t "$d" "${enc[@]}" -f rtp "${opts[@]}" "${stats[@]}" \
         "rtp://10.77.0.2:5004?pkt_size=1200" > "$work/tcp.send.log" 2>&1 &
@@ -364,7 +381,7 @@ test_tcp() {
     ip netns exec "$nsa" timeout $((d + 5)) iperf3 -c 10.77.0.2 -p 5201 -t $((d - 3)) > "$work/tcp.iperf.log" 2>&1 &
     ip netns exec "$nsa" timeout $((d + 5)) ping -n -i 0.2 -w $((d - 1)) 10.77.0.2 > "$work/tcp.ping" 2>&1 &
     wait "$send" || die "the video sender failed: $(tail -3 "$work/tcp.send.log")"
-    wait "$recv" || true
+    wait "$recv_pid" || true
     sleep 1
     kill -INT "$cap" 2> /dev/null || true
     wait "$cap" 2> /dev/null || true
@@ -376,13 +393,12 @@ test_tcp() {
                        printf "%.0f %.0f\n", U * 8 / 20000, C * 8 / 20000 }')
     set -- $series
     local video=$1 tcp=$2 frames errs sent rtt
-    frames=$(sed -n 's/.*Output stream #0:0 (video): \([0-9]*\) frames encoded.*/\1/p' "$work/tcp.recv.log" | tail -n 1)
+    ns_decoded tcp
     sent=$((d * 25))
-    errs=$(grep -c -i 'error while decoding\|concealing\|decode_slice_header error' "$work/tcp.recv.log" || true)
     rtt=$(awk -F'time=' -v n=$((d * 5 - 100)) '/time=/ { k++; if (k > n) { split($2, a, " "); s += a[1]; m++ } }
               END { if (m) printf "%.1f\n", s / m }' "$work/tcp.ping")
     note "beside a TCP upload, 6 Mbit/s tbf, $((${TCP_QUEUE:-65536} / 1024)) KB queue, last 20 s of $d: video $video kbit/s" \
-         "($((video * 100 / 6000)) %), TCP $tcp kbit/s ($((tcp * 100 / 6000)) %); receiver: ${frames:-0} of $sent" \
+         "($((video * 100 / 6000)) %), TCP $tcp kbit/s ($((tcp * 100 / 6000)) %); receiver: $frames of $sent" \
          "frames, $errs decode errors; ping through the queue ${rtt:-?} ms"
     if [ -n "${TCP_OUT:-}" ]; then
         # per second: video and TCP kbit/s; the target (its first report
@@ -400,14 +416,63 @@ test_tcp() {
             > "$TCP_OUT.ping"
     fi
     if [ -n "${TCP_MEASURE:-}" ]; then
-        note "result $video $tcp $((video * 100 / 6000)) ${frames:-0} $sent $errs ${rtt:-?}"
+        note "result $video $tcp $((video * 100 / 6000)) $frames $sent $errs ${rtt:-?}"
         return 0
     fi
     [ "$((tcp))" -gt 600 ] || die "TCP carried only $tcp kbit/s: iperf3 did not run ($(tail -2 "$work/tcp.iperf.log"))"
     [ "$video" -ge 2100 ] || die "the video got $video kbit/s of the 6 Mbit/s link beside TCP (35 % expected)"
     [ $((video + tcp)) -ge 5100 ] || die "the link carried only $((video + tcp)) kbit/s"
-    [ $(( ${frames:-0} * 100 )) -ge $((sent * 95)) ] || die "the receiver decoded ${frames:-0} of $sent frames"
+    [ $((frames * 100)) -ge $((sent * 95)) ] || die "the receiver decoded $frames of $sent frames"
     [ $((errs * 100)) -le $((sent * 5)) ] || die "the receiver logged $errs decode errors (5 % of $sent frames allowed)"
+}
+
+# netloss: random loss in the kernel (nftables in the receiver's namespace
+# drops LOSS %, default 3, of the datagrams to port 5004, retransmissions
+# included) on a link with room (8 Mbit/s tbf, 64 KB, 20 ms delay line):
+# live 720p25 asked for 4 Mbit/s with default options, 20 s. Random loss
+# is not congestion: over the last 10 s the target stays at 80 % of 4
+# Mbit/s or more (the loss-based part cuts above 10 %); the receiver's
+# NACKs repair it: 99 % of the frames decoded, decode errors for at most
+# 1 %; nftables' counter shows the loss happened (half of LOSS at least).
+test_netloss() {
+    local d=20 loss=${LOSS:-3} src="testsrc2=s=1280x720:r=25,noise=alls=12:allf=t"
+    local enc=(-c:v libx264 -preset veryfast -tune zerolatency -b:v 4M -maxrate 4M -bufsize 666k
+               -g 50 -bf 0 -pix_fmt yuv420p)
+    command -v nft > /dev/null || die "nft is not installed (scripts/install-deps test)"
+    netns_link 8000 65536
+    netns_delay 20 $((d + 40))
+    ip netns exec "$nsb" nft -f - <<EOF || die "nftables refused the loss rule"
+table inet lcvloss {
+    chain in {
+        type filter hook input priority 0;
+        udp dport 5004 numgen random mod 100 lt $loss counter drop
+    }
+}
+EOF
+    "$ffmpeg" -nostdin -v error -f lavfi -i "$src" "${enc[@]}" -frames:v 1 -f rtp \
+        -sdp_file "$work/loss.sdp" "rtp://10.77.0.2:5004?pkt_size=1200" > /dev/null
+    ns_receiver loss $((d + 15))
+    ip netns exec "$nsa" timeout $((d + 10)) "$ffmpeg" -nostdin -v verbose -re -readrate_initial_burst 0 \
+        -f lavfi -i "$src" -t "$d" "${enc[@]}" -f rtp -stats_file "$work/loss.json" -stats_interval 1 \
+        "rtp://10.77.0.2:5004?pkt_size=1200" > "$work/loss.send.log" 2>&1 ||
+        die "the sender failed: $(tail -3 "$work/loss.send.log")"
+    wait "$recv_pid" || true
+    local dropped packets resent target sent
+    dropped=$(ip netns exec "$nsb" nft list chain inet lcvloss in | sed -n 's/.*counter packets \([0-9]*\).*/\1/p')
+    packets=$(json "$work/loss.json" packets) resent=$(json "$work/loss.json" retransmitted)
+    # the mean target over the last 10 s (a line a second)
+    target=$(awk '{ if (match($0, /"time_us":[0-9]+/)) t = substr($0, RSTART + 10, RLENGTH - 10)
+                    if (match($0, /"target_bitrate":[0-9]+/)) v = substr($0, RSTART + 17, RLENGTH - 17)
+                    if (!f) f = t; if (t - f >= 10000000) { s += v; n++ } }
+                  END { printf "%d\n", n ? s / n / 1000 : 0 }' "$work/loss.json")
+    ns_decoded loss
+    sent=$((d * 25))
+    note "$loss % random loss (nftables dropped ${dropped:-0} of $packets datagrams sent, $resent resent):" \
+         "target over the last 10 s $target kbit/s; receiver: $frames of $sent frames, $errs decode errors"
+    [ $(( ${dropped:-0} * 200 )) -ge $((packets * loss)) ] || die "nftables dropped only ${dropped:-0} of $packets"
+    [ "$target" -ge 3200 ] || die "the target fell to $target kbit/s under $loss % random loss (3200 expected)"
+    [ $((frames * 100)) -ge $((sent * 99)) ] || die "the receiver decoded $frames of $sent frames"
+    [ $((errs * 100)) -le "$sent" ] || die "the receiver logged $errs decode errors (1 % of $sent allowed)"
 }
 
 # goodlink: a live sender (2.5 Mbit/s) through a link with room to spare
@@ -500,6 +565,7 @@ rtsp)     test_rtsp ;;
 constant) test_constant ;;
 start)    test_start ;;
 tcp)      test_tcp ;;
+netloss)  test_netloss ;;
 goodlink) test_goodlink ;;
 copy)     test_copy ;;
 *)        die "unknown test $what" ;;
