@@ -42,7 +42,11 @@
  *   (RR loss and REMB still bring the target down), until transport
  *   feedback starts the start-up over.
  * - AIMD: overuse sets the rate to 0.85 x what the receiver got over the last
- *   500 ms; normal use increases it by four packets per response time
+ *   300 ms (once per 300 ms at most: cuts every RTT compound), less the
+ *   queue built up beyond 100 ms (the smoothed delay above its lowest, in
+ *   s; 0.5 x at least: 0.85 x alone drains a full 64 KB queue of a link
+ *   that fell from 6 to 2 Mbit/s in 1.7 s); normal use increases it by
+ *   four packets per response time
  *   (RTT + 100 ms) near the rate of the last decreases (the link estimate,
  *   forgotten 2 s after the last decrease: the link may have grown), and
  *   past it doubles every 8 response times while the queue does not show
@@ -57,7 +61,9 @@
  * - Loss: over at least 20 packets and 500 ms, more than 10 % lost cuts
  *   the loss-based rate by half the fraction lost (at most once per RTT +
  *   300 ms, and not below 0.85 x the acknowledged rate: the losses reported
- *   lag the cuts), less than 2 % lets it grow 8 % a second.
+ *   lag the cuts), less than 2 % lets it grow 8 % a second, and at least
+ *   to the delay-based rate (a burst of loss does not hold the target down
+ *   once it has passed).
  * - The target is the smallest of the two, and of a receiver's REMB. A
  *   REMB holds FF_RTPCC_REMB_TIMEOUT after the last one (a receiver that
  *   means it sends one every second or more often), and a REMB below the
@@ -91,6 +97,7 @@
 #define PROBE_RESPONSES 8.0         ///< response times to double in, far from the link estimate, no queue
 #define ADD_PACKETS     4.0         ///< packets per response time, near the link estimate
 #define PROBE_AHEAD     1.2         ///< x the acknowledged rate that probing grows to at most
+#define QUEUE_CUT_FROM  100.0       ///< ms of queue above which a cut for overuse takes more
 #define ACK_WINDOW      300000      ///< µs of arrival time for the acknowledged rate
 #define ACK_SLOTS       4096
 #define LOSS_MIN_PKTS   20
@@ -450,12 +457,20 @@ static void aimd(FFRTPCC *cc, int64_t now)
         break;
     case FF_RTPCC_DECREASE:
         cc->startup = 0;
-        if (now - cc->last_decrease >= FFMIN(cc->rtt, 200000) && cc->acked > 0) {
-            /* and by the queue that built up (the smoothed delay above its
-             * lowest, in s): 0.85 x what got through drains a full 64 KB
-             * queue of a link that fell from 6 to 2 Mbit/s in 1.7 s,
-             * this in under 1 s */
-            double q = FFMAX(cc->smoothed - cc->min_smoothed, 0) / 1000.0;
+        /* one cut per window of the acknowledged rate: a cut sooner would
+         * start from a rate that does not show the last one yet, and
+         * compound (beside a TCP upload, cuts every RTT took the video
+         * from 4.8 Mbit/s to 0.33 in 1.5 s) */
+        if (now - cc->last_decrease >= FFMAX(FFMIN(cc->rtt, 200000), ACK_WINDOW) && cc->acked > 0) {
+            /* and by the queue that built up beyond QUEUE_CUT_FROM (the
+             * smoothed delay above its lowest, in s): 0.85 x what got
+             * through drains a full 64 KB queue of a link that fell from
+             * 6 to 2 Mbit/s in 1.7 s, this in about 1 s. Only a long
+             * queue counts: the lowest delay a sender saw depends on when
+             * it started (one that started beside another never saw the
+             * queue empty), and cuts by all of it gave a second sender
+             * 66 % of the link */
+            double q = FFMAX(cc->smoothed - cc->min_smoothed - QUEUE_CUT_FROM, 0) / 1000.0;
             double r = FFMAX(BETA - q, 0.5) * cc->acked;
             if (r < cc->rate) {
                 cc->rate = r;
@@ -500,7 +515,11 @@ static void loss_update(FFRTPCC *cc, double fraction, int64_t now)
             cc->st.decreases++;
         }
     } else if (fraction < LOSS_LOW) {
-        cc->loss_rate *= pow(1.08, dt);
+        /* and no lower than the delay-based rate: without loss this part
+         * has nothing to say (after a burst of loss, as when a TCP upload
+         * starts, 8 % a second held the video under 1 Mbit/s for 10 s
+         * while the delay-based rate had come back) */
+        cc->loss_rate = FFMAX(cc->loss_rate * pow(1.08, dt), cc->rate);
     }
     cc->loss_rate = av_clipd(cc->loss_rate, cc->cfg.min_bitrate, cc->cfg.max_bitrate);
     cc->loss_last_update = now;

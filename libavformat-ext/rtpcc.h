@@ -55,7 +55,7 @@ typedef struct FFRTPCCStats {
     int64_t target;             ///< bit/s: min(delay_based, loss_based, remb)
     int64_t delay_based;        ///< bit/s, the AIMD rate controller's
     int64_t loss_based;         ///< bit/s
-    int64_t acked;              ///< bit/s the receiver got over the last 500 ms, 0: unknown
+    int64_t acked;              ///< bit/s the receiver got over the last 300 ms, 0: unknown
     int64_t link_estimate;      ///< bit/s, the acked rate at the last decreases, 0: none yet
     enum FFRTPCCState state;
     enum FFRTPCCUsage usage;

@@ -8,7 +8,7 @@
 # that guard that code, and say which of them failed. Every mutation must make at
 # least one test fail; the script exits 1 if one survives. Not part of make
 # check (each mutation is a rebuild); run it after changing the tests.
-#   tests/mutate.sh [toi420|rtcp|pool|pacer|hist|nack|delay|cc|ccstart|kf|peer|rxq|sendapi|GROUP/NAME ...]
+#   tests/mutate.sh [toi420|rtcp|pool|pacer|hist|nack|delay|cc|ccstart|ccdefault|kf|peer|rxq|sendapi|GROUP/NAME ...]
 #   (default: all; kf runs live network tests on 127.0.0.1, and needs the
 #   test tools: make check builds them)
 # Needs a configured and built tree (./configure && make ffmpeg). The files
@@ -20,7 +20,7 @@ src=$top/build/src
 shim=$top/build/tests/malloc_count.so
 log=$top/build/tests/mutate
 mkdir -p "$log"
-groups=${*:-toi420 rtcp pool pacer hist nack delay cc ccstart kf peer rxq sendapi}
+groups=${*:-toi420 rtcp pool pacer hist nack delay cc ccstart ccdefault kf peer rxq sendapi}
 survived=0 total=0 report=()
 
 # mutate GROUP NAME FILE OLD NEW: replace the one occurrence of OLD in FILE
@@ -63,6 +63,10 @@ EOF
                 t lossy-link-delay bash "$top/tests/rtp/lossy.sh" "$top/build" link-ours ;;
         cc)     t rtpcc-unit "$ffb/libavformat/tests/rtpcc" ;;
         ccstart) t rtpcc-unit "$ffb/libavformat/tests/rtpcc"
+                t cc-start bash "$top/tests/rtp/cc.sh" "$top/build" start ;;
+        ccdefault) t rtpcc-unit "$ffb/libavformat/tests/rtpcc"
+                t cc-wire bash "$top/tests/rtp/cc.sh" "$top/build" wire
+                t pacing-bottleneck bash "$top/tests/rtp/pacing.sh" "$top/build" bottleneck
                 t cc-start bash "$top/tests/rtp/cc.sh" "$top/build" start ;;
         kf)     run_kf ;;
         peer)   t rtppeer-unit "$ffb/libavformat/tests/rtppeer" ;;
@@ -283,9 +287,21 @@ mutate cc ack-window "$C2" '#define ACK_WINDOW      300000' '#define ACK_WINDOW 
 # the start-up (start_bitrate): the unit test's simulated link, and a live
 # encoder through the relay's 3 Mbit/s from the first packet (cc.sh start)
 mutate ccstart no-startup "$C2" 'cc->startup   = cc->rate < cc->cfg.max_bitrate;' 'cc->startup   = 0;'
-mutate ccstart no-delay-exit "$C2" '                cc->smoothed - cc->min_smoothed > STARTUP_EXIT_DELAY) {' \
-    '                0) {'
-mutate ccstart rr-held "$C2" $'        cc->rate    = cc->cfg.max_bitrate;\n        cc->startup = 0;\n' ''
+mutate ccstart no-delay-exit "$C2" '           cc->smoothed - cc->min_smoothed > STARTUP_EXIT_DELAY;' \
+    '           0;'
+# on by default (cc auto): the muxer's choice, the wait for transport
+# feedback, what the pacer goes by (rtpfb.c)
+E=$top/libavformat-ext/rtpenc_ext.c
+F2=$top/libavformat-ext/rtpfb.c
+mutate ccdefault auto-off "$E" '        e->cc = e->feedback;' '        e->cc = 0;'
+mutate ccdefault auto-audio "$E" '        e->cc = 0;
+    }
+    if (e->cc_auto &&' '    }
+    if (e->cc_auto &&'
+mutate ccdefault fallback-held "$C2" '        cc->rate     = cc->cfg.max_bitrate;' ''
+mutate ccdefault no-restart "$C2" $'        cc->rate    = av_clip64(cc->cfg.start_bitrate, cc->cfg.min_bitrate, cc->cfg.max_bitrate);\n' ''
+mutate ccdefault pace-by-media "$F2" '    return atomic_load(&fb->followed) && ff_rtpcc_estimating(fb->cc) ? target : 0;' '    return 0;'
+mutate ccdefault pace-unfollowed "$F2" '    return atomic_load(&fb->followed) && ff_rtpcc_estimating(fb->cc) ? target : 0;' '    return target;'
 
 # ---- the keyframe path: the sender's request interval, the late receiver's requests
 F=$top/libavformat-ext/rtpfb.c

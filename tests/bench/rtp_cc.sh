@@ -20,8 +20,10 @@
 #             average). Draws build/bench/cc/steps.png (gnuplot): the
 #             target, the rate through the link, the link, the delay.
 #   share     two senders (640x360 asked for 4 Mbit/s each) through one
-#             4 Mbit/s link (RTPCAP_LINK): each one's share of what went
-#             through over the last 10 s.
+#             4 Mbit/s link (RTPCAP_LINK), the second 0.5 s after the first,
+#             60 s: each one's share of what went through over the last 30 s
+#             (over 10 s, keyframes and the cycles of the two controllers
+#             moved one run's share by +-10 %).
 #   start     the 3 Mbit/s link from the first packet, 720p25 asked for 6
 #             Mbit/s, 30 s: lost in the queue over the first 10 s, the rate
 #             through the link from second 5, decode errors. Draws start.png.
@@ -113,7 +115,7 @@ steps() {
     echo "| sender | 6 Mbit/s phase (5-15 s) | after the drop: under 100 ms of delay (1 s average) for good | after the rise: 80 % of 5 Mbit/s (1 s average) | lost in the queue (whole run) |"
     echo "|---|--:|--:|--:|--:|"
     local row
-    for row in "steps-ours:$ffmpeg:" "steps-stock:$stock:"; do
+    for row in "steps-ours:$ffmpeg:" "steps-nocc:$ffmpeg:-cc 0" "steps-stock:$stock:"; do
         IFS=: read -r name bin opts <<< "$row"
         live "$name" "$bin" ffmpeg "6000:15,2000:15,5000" 45 1280 720 8000 $opts
         local back rise first
@@ -170,21 +172,21 @@ EOF
 }
 
 share() {
-    echo "== two senders through one 4 Mbit/s link, 64 KB queue, 20 ms RTT, 640x360 asked for 4 Mbit/s each, 30 s (last 10 s)"
+    echo "== two senders through one 4 Mbit/s link, 64 KB queue, 20 ms RTT, 640x360 asked for 4 Mbit/s each, 60 s (last 30 s)"
     echo "| senders | sender A | sender B | A's share | link used | lost in the queue | mean queueing delay |"
     echo "|---|--:|--:|--:|--:|--:|--:|"
     local row
-    for row in "ours:$ffmpeg:" "stock:$stock:"; do
+    for row in "ours:$ffmpeg:" "nocc:$ffmpeg:-cc 0" "stock:$stock:"; do
         IFS=: read -r who bin opts <<< "$row"
         "$tools/rtpcap" link-init "$work/link.$who"
-        RTPCAP_LINK="$work/link.$who" live "share-$who-a" "$bin" ffmpeg 4000 30 640 360 4000 $opts &
+        RTPCAP_LINK="$work/link.$who" live "share-$who-a" "$bin" ffmpeg 4000 60 640 360 4000 $opts &
         local a=$!
         sleep 0.5
-        RTPCAP_LINK="$work/link.$who" live "share-$who-b" "$bin" ffmpeg 4000 30 640 360 4000 $opts
+        RTPCAP_LINK="$work/link.$who" live "share-$who-b" "$bin" ffmpeg 4000 60 640 360 4000 $opts
         wait "$a" || true
         local ra rb
-        set -- $(window "share-$who-a" 20 30); ra=$1 la=$2 qa=$3
-        set -- $(window "share-$who-b" 20 30); rb=$1
+        set -- $(window "share-$who-a" 30 60); ra=$1 la=$2 qa=$3
+        set -- $(window "share-$who-b" 30 60); rb=$1
         printf "| %s | %s kbit/s | %s kbit/s | %d %% | %d %% | %s %% (A) | %s ms |\n" "$(who "$bin" "$opts")" "$ra" "$rb" \
             $((ra * 100 / (ra + rb > 0 ? ra + rb : 1))) $(((ra + rb) * 100 / 4000)) "$la" "$qa"
     done
