@@ -86,8 +86,11 @@ EOF
 }
 
 # t NAME CMD...: one guarding test; a failure is recorded
+# t NAME CMD...: one test of the group; MUTATE_FIRST=1 skips the rest of
+# the group once one has failed (the groups list their tests cheapest first)
 t() {
     local name=$1; shift
+    [ -n "${MUTATE_FIRST:-}" ] && [ ${#failed[@]} -gt 0 ] && return
     "$@" > "$log/test.$name.log" 2>&1 || failed+=("$name")
 }
 

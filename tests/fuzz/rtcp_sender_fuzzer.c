@@ -141,9 +141,11 @@ double ff_rtp_sender_media_rate(FFRTPSender *s)
     return rate_now;
 }
 
+/* 0: the pacer goes by the media rate (nobody follows the target yet, or
+ * no transport feedback came in time); else within the controller's range */
 void ff_rtp_sender_set_link_rate(FFRTPSender *s, int64_t bit_rate)
 {
-    if (bit_rate < MIN_RATE || bit_rate > MAX_RATE)
+    if (bit_rate && (bit_rate < MIN_RATE || bit_rate > MAX_RATE))
         fail("the pacer's rate outside [min_bitrate, max_bitrate]");
 }
 
