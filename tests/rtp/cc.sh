@@ -103,7 +103,12 @@ test_wire() {
     "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -cc 0 \
         -sdp_file "$work/off.sdp" "rtp://127.0.0.1:$(port)" > /dev/null
     "$ffmpeg" -nostdin -v error -f lavfi -i sine=d=0.2 -c:a pcm_mulaw -f rtp \
+        -stats_file "$work/audio.json" -stats_interval 0 \
         -sdp_file "$work/audio.sdp" "rtp://127.0.0.1:$(port)" > /dev/null
+    # no congestion control for audio: its stats carry no target (the SDP
+    # announces the extension for video streams only)
+    [ -s "$work/audio.json" ] || die "audio: no stats written"
+    grep -q target_bitrate "$work/audio.json" && die "audio: congestion control on: $(cat "$work/audio.json")"
     # into a file: the SDP that ffmpeg prints
     "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -packetsize 1200 -y "$work/file.rtp" \
         > "$work/file.sdp"
