@@ -547,11 +547,10 @@ static void loss_packet(FFRTPCC *cc, int lost, int64_t now)
  * late) starts the start-up over from the start rate. */
 static void feedback_wait(FFRTPCC *cc, int64_t now)
 {
-    if (!cc->started) {
-        cc->started     = 1;
-        cc->first_input = now;
-    }
-    if (!cc->st.feedbacks && !cc->fallback && now - cc->first_input >= FF_RTPCC_FEEDBACK_WAIT) {
+    /* the clock starts with the media (ff_rtpcc_update()), not with RTCP
+     * that may come before it (from anyone) */
+    if (cc->started && !cc->st.feedbacks && !cc->fallback &&
+        now - cc->first_input >= FF_RTPCC_FEEDBACK_WAIT) {
         cc->fallback = 1;
         cc->rate     = cc->cfg.max_bitrate;
         cc->startup  = 0;
@@ -629,6 +628,10 @@ void ff_rtpcc_remb(FFRTPCC *cc, int64_t bitrate, int64_t now)
 
 void ff_rtpcc_update(FFRTPCC *cc, int64_t now)
 {
+    if (!cc->started) {
+        cc->started     = 1;
+        cc->first_input = now;
+    }
     feedback_wait(cc, now);
     remb_update(cc, now);
 }

@@ -82,8 +82,8 @@ void ff_rtpcc_free(FFRTPCC **pcc);
 void ff_rtpcc_feedback(FFRTPCC *cc, const FFRTPCCPacket *pkts, int nb, int64_t now);
 
 /** An RR's fraction lost (0..1), for receivers that send no transport feedback.
- *  Without transport feedback FF_RTPCC_FEEDBACK_WAIT after the first call
- *  (ff_rtpcc_update(), this or ff_rtpcc_remb()), the delay-based rate is
+ *  Without transport feedback FF_RTPCC_FEEDBACK_WAIT after the first
+ *  ff_rtpcc_update() (the first media packet), the delay-based rate is
  *  max_bitrate; the first transport feedback after that starts over from
  *  the start rate. */
 void ff_rtpcc_loss_report(FFRTPCC *cc, double fraction, int64_t now);

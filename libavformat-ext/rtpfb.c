@@ -850,7 +850,8 @@ int64_t ff_rtpfb_target_bitrate(FFRTPFeedback *fb)
 {
     /* the first read: from now on the pacer goes by the target, from
      * this frame on */
-    if (fb->cc && !atomic_exchange(&fb->followed, 1)) {
+    if (fb->cc && !atomic_load_explicit(&fb->followed, memory_order_relaxed) &&
+        !atomic_exchange(&fb->followed, 1)) {
         pthread_mutex_lock(&fb->lock);
         ff_rtp_sender_set_link_rate(fb->sender, pacer_link_rate(fb, ff_rtpcc_target(fb->cc)));
         pthread_mutex_unlock(&fb->lock);

@@ -326,6 +326,8 @@ static void start_low_rr_only(void)
     int64_t t0 = 5000000, first = ff_rtpcc_target(cc), early, after, late;
     FFRTPCCStats st;
 
+    /* RTCP before any media (anyone may send it) does not start the wait */
+    ff_rtpcc_loss_report(cc, 0, t0 - 2000000);
     ff_rtpcc_update(cc, t0);                        /* the first packet */
     ff_rtpcc_loss_report(cc, 0, t0 + FF_RTPCC_FEEDBACK_WAIT / 2);
     early = ff_rtpcc_target(cc);
