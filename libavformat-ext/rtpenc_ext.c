@@ -73,7 +73,12 @@ static int min_payload(enum AVCodecID id)
 
 static int is_udp_output(AVFormatContext *s1)
 {
-    URLContext *h = ffio_geturlcontext(s1->pb);
+    const RTPMuxContext *s = s1->priv_data;
+    URLContext *h;
+
+    if (s->ext.transport)
+        return 1;
+    h = ffio_geturlcontext(s1->pb);
     return h && (!strcmp(h->prot->name, "rtp") || !strcmp(h->prot->name, "udp") ||
                  !strcmp(h->prot->name, "srtp"));
 }
@@ -191,6 +196,10 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
 
     /* cc auto (the default): on for a video stream that the sender sends
      * with feedback, decided below once the sender is known */
+    /* a transport's socket has one RTCP reader: the other muxers on it
+     * send, and read nothing */
+    if (e->transport && !e->transport->read_feedback)
+        e->feedback = 0;
     e->cc_auto = e->cc < 0;
     if (e->cc_auto)
         e->cc = e->feedback;
@@ -221,7 +230,16 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
             .twcc           = e->twcc_log,
             .rtcp_from      = e->rtcp_from,
         };
-        ret = ff_rtp_sender_open(&e->sender, s1, s1->pb, &cfg);
+        if (e->transport) {
+            cfg.protect          = e->transport->protect;
+            cfg.protect_opaque   = e->transport->protect_opaque;
+            cfg.protect_overhead = e->transport->protect_overhead;
+            cfg.incoming         = e->transport->incoming;
+            cfg.incoming_opaque  = e->transport->incoming_opaque;
+            ret = ff_rtp_sender_open_sockets(&e->sender, s1, &e->transport->sockets, &cfg);
+        } else {
+            ret = ff_rtp_sender_open(&e->sender, s1, s1->pb, &cfg);
+        }
         if (ret < 0) {
             ff_rtp_twcc_log_free(&e->twcc_log);
             return ret;
@@ -275,6 +293,19 @@ int ff_rtpenc_ext_init(AVFormatContext *s1)
                    "dropped by routers and firewalls beyond a LAN\n",
                    s1->packet_size, mtu);
     }
+    return 0;
+}
+
+int ff_rtpenc_ext_set_transport(AVFormatContext *s1, const FFRTPEncTransport *t)
+{
+    RTPMuxContext *s;
+
+    if (!s1->oformat || strcmp(s1->oformat->name, "rtp") || !s1->priv_data || !t)
+        return AVERROR(EINVAL);
+    s = s1->priv_data;
+    if (s->ext.sender)
+        return AVERROR(EINVAL);
+    s->ext.transport = t;
     return 0;
 }
 
@@ -517,8 +548,10 @@ int ff_rtpenc_ext_check_options(AVFormatContext *s)
             goto end;
         }
         /* one value for every stream, where each needs its own */
+        /* (a WHIP output's statistics are its video stream's) */
         if (s->nb_streams > 1 && (!strcmp(t->key, "ssrc") || !strcmp(t->key, "rtx_ssrc") ||
-                                  !strcmp(t->key, "stats_file"))) {
+                                  (!strcmp(t->key, "stats_file") &&
+                                   strcmp(s->oformat->name, "whip")))) {
             av_log(s, AV_LOG_ERROR, "rtp_options: %s '%s' would be shared by the %u streams "
                    "of this output; it is valid with one stream only\n",
                    t->key, t->value, s->nb_streams);
@@ -535,6 +568,21 @@ end:
     av_dict_free(&d);
     av_dict_free(&src);
     return ret;
+}
+
+void ff_rtpenc_ext_sdp_options(const AVFormatContext *s, int *feedback, int *nack, int *cc)
+{
+    ExtOptions o = { &ext_options_class };
+    AVDictionary *d;
+
+    av_opt_set_defaults(&o);
+    if (get_rtp_options(s, &d))
+        av_opt_set_dict(&o, &d);
+    av_dict_free(&d);
+    *feedback = o.ext.feedback;
+    *nack     = o.ext.feedback && o.ext.nack;
+    *cc       = o.ext.feedback && o.ext.cc != 0;   /* auto: on for video */
+    av_opt_free(&o);
 }
 
 int ff_rtpenc_ext_chain_options(AVFormatContext *s, AVDictionary **opts)
@@ -640,6 +688,10 @@ static FFRTPFeedback *stream_feedback(AVFormatContext *s, int stream_index)
         RTPMuxContext *r = s->priv_data;
         return r->ext.fb;
     }
+    /* a WHIP output keeps each stream's rtp muxer in the stream */
+    if (!strcmp(s->oformat->name, "whip"))
+        return s->streams[stream_index]->priv_data ?
+               stream_feedback(s->streams[stream_index]->priv_data, 0) : NULL;
 #if CONFIG_RTSP_MUXER
     if (!strcmp(s->oformat->name, "rtsp")) {
         RTSPState *rt = s->priv_data;

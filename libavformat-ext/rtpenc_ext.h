@@ -27,6 +27,24 @@
 #include "rtpfb.h"
 #include "rtpsend.h"
 
+/**
+ * Sockets and hooks of a muxer that owns the network side (a WebRTC
+ * muxer after ICE and DTLS): its rtp muxers send through them instead of
+ * their AVIOContext. See ff_rtpenc_ext_set_transport().
+ */
+typedef struct FFRTPEncTransport {
+    FFRTPSenderSockets sockets;
+    /** FFRTPSendConfig.protect and its opaque, overhead (SRTP) */
+    int (*protect)(void *opaque, int rtcp, const uint8_t *in, int len, uint8_t *out, int out_size);
+    void *protect_opaque;
+    int protect_overhead;
+    /** FFRTPSendConfig.incoming (unprotect SRTCP, keep STUN and DTLS) */
+    int (*incoming)(void *opaque, uint8_t *buf, int len, int size);
+    void *incoming_opaque;
+    /** this muxer reads the socket's RTCP (one muxer per socket may) */
+    int read_feedback;
+} FFRTPEncTransport;
+
 /** State of the extensions, embedded in RTPMuxContext as "ext". */
 typedef struct FFRTPEncExt {
     int send_mode;              ///< enum FFRTPSendMode
@@ -57,6 +75,7 @@ typedef struct FFRTPEncExt {
     int cc_auto;                ///< cc was auto: decided by the stream and the output
     int64_t min_bitrate, max_bitrate, start_bitrate;
     FFRTPFeedback *fb;
+    const FFRTPEncTransport *transport; ///< the caller's sockets, NULL: the AVIOContext's
 } FFRTPEncExt;
 
 /* the pacer's defaults, chosen from tests/bench/rtp_pacing.sh (README) */
@@ -166,6 +185,16 @@ typedef struct FFRTPEncExt {
 int ff_rtpenc_ext_init(AVFormatContext *s1);
 
 /**
+ * Send through the caller's sockets and hooks: call between
+ * avformat_init_output() and avformat_write_header() of the rtp muxer s1.
+ * Everything else is as for an rtp:// output (batching, pacing, feedback,
+ * cc auto on for video, the BYE); without read_feedback the muxer reads
+ * no RTCP (its feedback is off). t must outlive the muxer.
+ * @return 0, or AVERROR(EINVAL) if s1 is not an rtp muxer before its header
+ */
+int ff_rtpenc_ext_set_transport(AVFormatContext *s1, const FFRTPEncTransport *t);
+
+/**
  * Bytes a packet may carry beyond the payload limit that the packetizers
  * get (s1->packet_size - 12 - this): the 2-byte OSN of an RFC 4588 resend,
  * the transport-wide sequence number extension. pkt_size itself is the
@@ -200,6 +229,12 @@ int ff_rtpenc_ext_want_bye(AVFormatContext *s1);
  * @return 0, AVERROR_OPTION_NOT_FOUND, AVERROR(EINVAL) or AVERROR(ENOMEM)
  */
 int ff_rtpenc_ext_check_options(AVFormatContext *s);
+
+/**
+ * What the rtp_options of s (a muxer with that option) leave on for a video
+ * stream's SDP: feedback, NACK, congestion control (auto counts as on).
+ */
+void ff_rtpenc_ext_sdp_options(const AVFormatContext *s, int *feedback, int *nack, int *cc);
 
 /** Add the rtp_options of s (RTSP output) to opts, for one of its rtp muxers. */
 int ff_rtpenc_ext_chain_options(AVFormatContext *s, AVDictionary **opts);
