@@ -241,6 +241,16 @@ for t in wire feedback gst-feedback ccfb rtsp constant start tcp netloss goodlin
     sed -n 's/^  /    /p' "$log/rtp-cc-$t.log"
 done
 
+if [ "$series" != 7.1 ]; then
+    echo "== WHIP into GStreamer's webrtcbin (network namespaces of its own): live 720p H.264 decoded, a keyframe"
+    echo "   request answered, transport-cc and SRTCP read, the DELETE; 5 % random loss repaired by RTX;"
+    echo "   a 1.5 Mbit/s router queue under a 2.5 Mbit/s request"
+    for t in gst loss bottleneck; do
+        run "whip-$t" env DUR=$([ $t = gst ] && echo 10 || echo 20) "$top/tests/whip/whip.sh" "$build" "$t"
+        sed -n 's/^  /    /p' "$log/whip-$t.log"
+    done
+fi
+
 echo "== loss recovery in FFmpeg's RTP receiver: 720p at 4 Mbit/s, 5 % loss on retransmissions too,"
 echo "   20 ms RTT; RTX; PLI from an unrepairable gap; the last packets lost; the IDR after an"
 echo "   unrepairable loss; RTSP with loss; a receiver that joins late (127.0.0.1)"

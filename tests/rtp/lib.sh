@@ -28,6 +28,32 @@ netns_link() {
     tc -n "$nsa" qdisc add dev va root tbf rate "${1}kbit" burst 6000 limit "$2" || die "no tbf qdisc"
 }
 
+# netns_router RATE_KBIT QUEUE_BYTES: three namespaces of this test's own,
+# $nsa (10.77.0.1) - $nsr (a router) - $nsb (10.78.0.2): what goes from
+# $nsa to $nsb leaves the router through a tbf of RATE_KBIT with a
+# drop-tail queue of QUEUE_BYTES. Unlike netns_link, whose bottleneck is
+# the sender's own device (a full queue there blocks the sending socket,
+# as no router on a real path does), the queue overflows and drops.
+netns_router() {
+    local rate=$1 queue=$2
+    nsa=lcv$$a nsb=lcv$$b nsr=lcv$$r
+    for n in "$nsa" "$nsb" "$nsr"; do
+        ip netns add "$n" && netns_made="$netns_made $n" || die "cannot make a network namespace (root needed)"
+        ip -n "$n" link set lo up
+    done
+    ip link add va netns "$nsa" type veth peer name ra netns "$nsr" || die "no veth pair"
+    ip link add vb netns "$nsb" type veth peer name rb netns "$nsr" || die "no veth pair"
+    ip -n "$nsa" addr add 10.77.0.1/24 dev va
+    ip -n "$nsr" addr add 10.77.0.254/24 dev ra
+    ip -n "$nsr" addr add 10.78.0.254/24 dev rb
+    ip -n "$nsb" addr add 10.78.0.2/24 dev vb
+    for l in "$nsa va" "$nsr ra" "$nsr rb" "$nsb vb"; do set -- $l; ip -n "$1" link set "$2" up; done
+    ip -n "$nsa" route add default via 10.77.0.254
+    ip -n "$nsb" route add default via 10.78.0.254
+    ip netns exec "$nsr" sysctl -qw net.ipv4.ip_forward=1
+    tc -n "$nsr" qdisc add dev rb root tbf rate "${rate}kbit" burst 6000 limit "$queue" || die "no tbf qdisc"
+}
+
 # netns_delay MS SECONDS: after netns_link, what $nsa sends to 10.77.0.2
 # waits MS before its bottleneck (tests/net/delayline.c, a tun device in
 # $nsa; the way back is direct), for SECONDS at most: a real round trip

@@ -32,6 +32,7 @@ ap.add_argument('port', type=int)
 ap.add_argument('out')
 ap.add_argument('--pli-at', type=float, default=0)
 ap.add_argument('--timeout', type=float, default=60)
+ap.add_argument('--latency', type=int, default=200)
 args = ap.parse_args()
 
 Gst.init(None)
@@ -40,12 +41,14 @@ t0 = time.monotonic()
 st = {
     'offer': None, 'answered': False, 'frames': 0, 'keyframes': 0, 'rtp_packets': 0,
     'first_frame_s': None, 'pli_sent_s': None, 'keyframe_after_pli_ms': None,
-    'delete': False, 'decode_errors': 0, 'stats': {},
+    'delete': False, 'lost_events': 0, 'lost_detail': [], 'stats': {},
 }
 lock = threading.Lock()
 pipe = Gst.Pipeline.new('whip')
 webrtc = Gst.ElementFactory.make('webrtcbin', 'w')
 webrtc.set_property('bundle-policy', GstWebRTC.WebRTCBundlePolicy.MAX_BUNDLE)
+# the jitter buffer's wait for late and retransmitted packets (default 200 ms)
+webrtc.set_property('latency', args.latency)
 pipe.add(webrtc)
 depay_sink = None
 answer_ready = threading.Event()
@@ -67,6 +70,15 @@ def on_depayed(pad, info):
 
 
 def on_rtp(pad, info):
+    if info.type & Gst.PadProbeType.EVENT_DOWNSTREAM:
+        s = info.get_event().get_structure()
+        if s is not None and s.get_name() == 'GstRTPPacketLost':
+            with lock:
+                st['lost_events'] += 1
+                if len(st['lost_detail']) < 100:
+                    st['lost_detail'].append([round(now(), 3), s.get_value('seqnum'),
+                                              s.get_value('retry')])
+        return Gst.PadProbeReturn.OK
     with lock:
         st['rtp_packets'] += 1
     return Gst.PadProbeReturn.OK
@@ -87,6 +99,8 @@ def on_frame(sink, buf, pad):
         first = st['first_frame_s'] is None
         if first:
             st['first_frame_s'] = round(now(), 3)
+    if first:
+        open(args.out + '.first', 'w').close()
     if first and args.pli_at > 0:
         GLib.timeout_add(int(args.pli_at * 1000), send_pli)
 
@@ -117,7 +131,7 @@ def on_pad(_, pad):
     for e in (q, depay, parse, dec, sink):
         e.sync_state_with_parent()
     depay_sink = depay.get_static_pad('sink')
-    depay_sink.add_probe(Gst.PadProbeType.BUFFER, on_rtp)
+    depay_sink.add_probe(Gst.PadProbeType.BUFFER | Gst.PadProbeType.EVENT_DOWNSTREAM, on_rtp)
     parse.get_static_pad('src').add_probe(Gst.PadProbeType.BUFFER, on_depayed)
     pad.link(q.get_static_pad('sink'))
 
@@ -133,10 +147,16 @@ def on_gathering(*_):
 def on_answer(promise, _):
     reply = promise.get_reply()
     answer = reply.get_value('answer')
-    p = Gst.Promise.new()
-    webrtc.emit('set-local-description', answer, p)
-    p.interrupt()
+    webrtc.emit('set-local-description', answer, Gst.Promise.new())
+    # the answer goes out with every candidate: once both the local
+    # description is set and gathering is complete, whichever is last
+    # (checked every 20 ms, the HTTP handler waits 10 s at most)
+    GLib.timeout_add(20, poll_gathering)
+
+
+def poll_gathering():
     on_gathering()
+    return not answer_ready.is_set() and now() < args.timeout
 
 
 def on_offer_set(promise, _):
@@ -183,7 +203,7 @@ def on_stats(promise, _):
     out = {}
     if reply:
         def each(field, value, _):
-            if isinstance(value, Gst.Structure) and value.get_name() == 'application/x-webrtc-stats':
+            if isinstance(value, Gst.Structure):
                 if value.get_value('type') == GstWebRTC.WebRTCStatsType.INBOUND_RTP:
                     for k in ('packets-received', 'packets-lost', 'nack-count', 'pli-count',
                               'fir-count', 'bytes-received', 'jitter'):
@@ -239,6 +259,9 @@ class Handler(BaseHTTPRequestHandler):
             st['offer'] = offer
         GLib.idle_add(take_offer, offer)
         if not answer_ready.wait(10):
+            print('no answer: gathering state %s, local description %s' % (
+                webrtc.get_property('ice-gathering-state'),
+                webrtc.get_property('local-description') is not None), flush=True)
             self.send_response(500)
             self.end_headers()
             return
