@@ -59,7 +59,7 @@ echo "== FFmpeg $(cat "$ffb/../src/RELEASE") (series $series)"
 . "$top/tests/fate/counts.sh"     # n_toi420, n_ext, n_all
 
 echo "== FATE: toi420 references, reference programs, buffer pool"
-fate fate-ext fate-ext "$n_ext"
+fate fate-ext fate-ext "$([ "$series" != 7.1 ] && echo "$n_ext_whip" || echo "$n_ext")"
 fate fate-toi420-threads4 fate-toi420 "$n_toi420" THREADS=4
 fate fate-toi420-cpuflags0 fate-toi420 "$n_toi420" CPUFLAGS=0
 fate fate-toi420-ssse3 fate-toi420 "$n_toi420" CPUFLAGS=ssse3
@@ -321,6 +321,7 @@ run valgrind-rtphist $vg "$ffb/libavformat/tests/rtphist"
 run valgrind-rtpnack $vg "$ffb/libavformat/tests/rtpnack"
 run valgrind-rtpjoin $vg "$ffb/libavformat/tests/rtpjoin"
 run valgrind-rtppeer $vg "$ffb/libavformat/tests/rtppeer"
+if [ "$series" != 7.1 ]; then run valgrind-whip-ext $vg "$ffb/libavformat/tests/whip_ext"; fi
 run valgrind-rtp $vg "$ffb/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=160x120:r=25:d=1 \
     -c:v libx264 -preset ultrafast -f rtp -rtpflags send_bye "rtp://127.0.0.1:$("$build/tests/freeport")?pkt_size=200"
 run valgrind-ffmpeg $vg "$ffb/ffmpeg" -nostdin -v error -f lavfi -i testsrc2=s=97x61:r=10,format=nv21 \

@@ -76,3 +76,14 @@ fate-rtppeer: CMP = null
 
 FATE += $(FATE_RTPPEER-yes)
 fate-ext: $(FATE_RTPPEER-yes)
+
+# The WHIP muxer's transport hooks (libavformat/whip_ext.c): SRTP and SRTCP
+# out checked by decrypting them, the peer's SRTCP in, STUN and DTLS kept,
+# forged datagrams dropped; the offer's feedback lines and rtp_options.
+FATE_WHIP_EXT-$(CONFIG_WHIP_MUXER) += fate-whip-ext
+fate-whip-ext: libavformat/tests/whip_ext$(EXESUF)
+fate-whip-ext: CMD = run libavformat/tests/whip_ext$(EXESUF)
+fate-whip-ext: CMP = null
+
+FATE += $(FATE_WHIP_EXT-yes)
+fate-ext: $(FATE_WHIP_EXT-yes)
