@@ -4,7 +4,8 @@
 # (x11grab) become lavfi test sources in their pixel formats, in.mkv a file
 # made here (5 s of H.264 without B-frames, a keyframe a second, and AAC
 # audio), the documentation address 192.0.2.1:5004 and the RTSP servers
-# 127.0.0.1 with free ports, out.mkv and s.sdp files in a work directory,
+# 127.0.0.1 with free ports, the WHIP endpoint 192.0.2.1:8080 webrtcbin in
+# a network namespace, out.mkv and s.sdp files in a work directory,
 # and -nostdin. Each command must exit 0 and what it writes must decode;
 # a sender runs with its receiver, started as the README says (the
 # receiver of an SDP after the sender wrote it). A command in the README
@@ -16,7 +17,9 @@ ffmpeg=$build/ffmpeg/ffmpeg
 ffprobe=$build/ffmpeg/ffprobe
 freeport=$build/tests/freeport
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+netns=
+trap 'kill $(jobs -p) 2>/dev/null; for n in $netns; do ip netns pids "$n" 2>/dev/null | xargs -r kill 2>/dev/null; ip netns del "$n"; done
+      rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 note() { echo "  $*"; }
 
@@ -102,6 +105,31 @@ while IFS= read -r c; do
         wait "$rp"; rc=$?
         [ "$rc" = 0 ] || [ "$rc" = 124 ] || fail "pull$i exited with $rc: $(tail -n 3 "$work/pull$i.log")"
         check_out "pull$i" "$work/out$i.mkv" 110 ;;
+    *'-f whip '*)
+        # a WHIP endpoint (GStreamer's webrtcbin, tests/whip) in a network
+        # namespace of this test's own, the command in another: WebRTC
+        # stacks leave loopback out of their candidates
+        na=lcvr$$a$i nb=lcvr$$b$i
+        ip netns add "$na" && netns="$netns $na" && ip netns add "$nb" && netns="$netns $nb" ||
+            fail "whip$i: cannot make network namespaces (root needed)"
+        ip link add va netns "$na" type veth peer name vb netns "$nb"
+        ip -n "$na" addr add 10.77.0.1/24 dev va; ip -n "$nb" addr add 10.77.0.2/24 dev vb
+        for l in "$na va" "$nb vb"; do set -- $l; ip -n "$1" link set lo up; ip -n "$1" link set "$2" up
+            ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
+        for _ in $(seq 100); do ip -n "$nb" link show vb | grep -q 'state UP' && break; sleep 0.02; done
+        ip netns exec "$nb" /usr/bin/python3 "$top/tests/whip/gst_whip_endpoint.py" 10.77.0.2 "$p" \
+            "$work/whip$i.json" --timeout 40 > "$work/endpoint$i.log" 2>&1 &
+        for _ in $(seq 100); do grep -q ready "$work/endpoint$i.log" && break; sleep 0.05; done
+        grep -q ready "$work/endpoint$i.log" || fail "whip$i: the endpoint did not start: $(tail -n 3 "$work/endpoint$i.log")"
+        wc=$(subst "$c" 0 "" | sed "s|192\.0\.2\.1:8080|10.77.0.2:$p|")
+        echo "$wc" > "$work/whip$i.cmd"
+        (cd "$work" && exec timeout 30 ip netns exec "$na" bash -c "$wc") > "$work/whip$i.log" 2>&1 &
+        wait_for $! "whip$i"
+        for _ in $(seq 100); do [ -s "$work/whip$i.json" ] && break; sleep 0.1; done
+        got=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["frames"])' \
+              "$work/whip$i.json" 2>/dev/null) || fail "whip$i: the endpoint wrote no result: $(tail -n 3 "$work/endpoint$i.log")"
+        [ "$got" -ge 110 ] || fail "whip$i: $got frames decoded at the endpoint (110 at least); log: $(tail -n 3 "$work/whip$i.log")"
+        note "whip$i: $got frames decoded by webrtcbin ($(sed "s|$ffmpeg|ffmpeg|; s|$work/||g" "$work/whip$i.cmd"))" ;;
     *'-vf toi420'*' out.mkv')
         run_cmd "toi420-$i" "$c" "$p" "$work/out$i.mkv"; rp=$!
         wait_for "$rp" "toi420-$i"
