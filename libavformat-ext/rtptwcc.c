@@ -122,6 +122,24 @@ int ff_rtp_twcc_read_start(FFRTPTwccReader *r, const LCVRTCPPacket *p)
         return AVERROR(EINVAL);
     r->p = p;
     lcv_rtcp_iter_init(&r->it, p);
+    if (p->fmt == LCV_RTPFB_TWCC) {
+        /* 24 bits of 64 ms: the difference to the last report, taken as a
+         * signed 24-bit number, moves the unwrapped time, which starts at
+         * 2^24 + the raw value so that it stays positive (-1 means lost) */
+        LCVRTCPTwcc tw;
+        int64_t raw, d;
+
+        lcv_rtcp_twcc(p, &tw);
+        raw = tw.reference_time & 0xffffff;
+        if (!r->twcc_seen) {
+            r->twcc_ref  = (1 << 24) + raw;
+            r->twcc_seen = 1;
+        } else {
+            d = (raw - r->twcc_ref) & 0xffffff;
+            r->twcc_ref += d >= (1 << 23) ? d - (1 << 24) : d;
+        }
+        r->twcc_offset = (r->twcc_ref - tw.reference_time) * 64000;
+    }
     if (p->fmt == LCV_RTPFB_CCFB) {
         /* arrival times are offsets before the report's timestamp (the
          * receiver's NTP clock, 16.16), unwrapped against the last report
@@ -143,7 +161,7 @@ static int read_twcc(FFRTPTwccLog *log, FFRTPTwccReader *r, FFRTPCCPacket *out, 
         FFRTPCCPacket *c = &out[nb];
         if (ff_rtp_twcc_lookup(log, item.seq, 0, &c->send_time, &c->size) < 0)
             continue;           /* not ours, or too old */
-        c->arrival = item.status ? item.arrival_us : -1;
+        c->arrival = item.status ? item.arrival_us + r->twcc_offset : -1;
         nb++;
     }
     return nb;

@@ -73,6 +73,11 @@ typedef struct FFRTPTwccReader {
     int ccfb_seen;
     uint16_t ccfb_last_seq;         ///< the last sequence number fed on
     int64_t ccfb_ts;
+    /* transport-cc: the reference time unwrapped from one report to the
+     * next, and what it adds to the parsed arrival times */
+    int twcc_seen;
+    int64_t twcc_ref;               ///< 64 ms units, > 0
+    int64_t twcc_offset;            ///< us
 } FFRTPTwccReader;
 
 /**
@@ -85,7 +90,10 @@ int ff_rtp_twcc_read_start(FFRTPTwccReader *r, const LCVRTCPPacket *p);
 /**
  * The next packets of the report that the log knows (others are not ours,
  * or too old), at most max, with their send times and sizes and their
- * arrival times (-1: lost). RFC 8888 reports count only the media SSRC's
+ * arrival times (-1: lost; else >= 0, in the receiver's time base: a
+ * transport-cc reference time that reads negative as the parser's signed
+ * 24 bits, as libwebrtc's uptime-based one does, or that wraps after
+ * 12.4 days, is unwrapped from report to report). RFC 8888 reports count only the media SSRC's
  * packets not reported before.
  * @return how many, 0 at the end
  */

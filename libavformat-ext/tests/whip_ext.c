@@ -30,6 +30,8 @@
 
 #include "libavformat/whip_ext.c"
 #include "libavformat/avformat.h"
+#include "libavformat/lcvrtcp.h"
+#include "libavformat/rtptwcc.h"
 #include "libavutil/opt.h"
 
 static int failures;
@@ -239,6 +241,79 @@ static void test_options(void)
     }
 }
 
+/*
+ * libwebrtc's transport-cc reports: its reference time is its uptime in
+ * 64 ms, which the parser's signed 24 bits read as negative after 6.2
+ * days, and which wraps after 12.4. Arrival times must come out positive
+ * (-1 means lost) and keep their spacing across the wrap. Reports are
+ * built with lcv_rtcp_write_twcc(); the expected arrivals follow from the
+ * reference times and deltas written.
+ */
+static void test_twcc_reference_time(void)
+{
+    static const int32_t refs[] = { -895134, -895133, (1 << 23) - 1, -(1 << 23), -(1 << 23) + 2 };
+    FFRTPTwccLog *log = NULL;
+    FFRTPTwccReader r = { 0 };
+    LCVRTCPContext *ctx = lcv_rtcp_context_alloc();
+    uint8_t pkt[64], *pp = pkt, buf[256];
+    int size, seq = 0;
+    int64_t last = -1;
+
+    CHECK(ctx && ff_rtp_twcc_log_alloc(&log, VIDEO) >= 0, "allocations");
+    if (!ctx || !log)
+        goto end;
+    for (int k = 0; k < FF_ARRAY_ELEMS(refs); k++) {
+        LCVRTCPTwcc tw = { .base_seq = seq, .status_count = 4, .reference_time = refs[k] };
+        LCVRTCPTwccItem items[4];
+        LCVRTCPWriter w;
+        FFRTPCCPacket out[8];
+        int nb;
+
+        /* four packets sent with the extension, numbered by the log */
+        for (int i = 0; i < 4; i++) {
+            size = rtp_packet(pkt, VIDEO, 100 + seq, 106, 40);
+            pkt[0] |= 0x10;
+            memmove(pkt + 12 + FF_RTP_HDREXT_TWCC_SIZE, pkt + 12, size - 12);
+            ff_rtp_hdrext_write_twcc(pkt + 12, 0);
+            size += FF_RTP_HDREXT_TWCC_SIZE;
+            ff_rtp_twcc_sent(log, &pp, &size, 1, 1000000 + seq * 1000);
+            seq++;
+        }
+        for (int i = 0; i < 4; i++)
+            items[i] = (LCVRTCPTwccItem){ .status = i == 2 ? 0 : 1, .delta = i == 2 ? 0 : 40 };
+        lcv_rtcp_writer_init(&w, buf, sizeof(buf));
+        CHECK(lcv_rtcp_write_twcc(&w, 0x5151, VIDEO, &tw, items) >= 0, "report %d written", k);
+        if (lcv_rtcp_parse(ctx, buf, w.pos, LCV_RTCP_FLAG_REDUCED_SIZE) != 1) {
+            CHECK(0, "report %d parses: %s", k, ctx->error);
+            continue;
+        }
+        CHECK(ff_rtp_twcc_read_start(&r, &ctx->packets[0]) == 0, "report %d read", k);
+        nb = ff_rtp_twcc_read(log, &r, VIDEO, out, 8);
+        CHECK(nb == 4, "report %d: %d packets of 4", k, nb);
+        for (int i = 0; i < nb; i++) {
+            if (i == 2) {
+                CHECK(out[i].arrival == -1, "report %d: packet 2 lost", k);
+                continue;
+            }
+            CHECK(out[i].arrival >= 0, "report %d packet %d: arrival %"PRId64" positive", k, i,
+                  out[i].arrival);
+            /* 10 ms (40 x 250 us) after the last one within a report; the
+             * reports 64 ms apart (the last two 128 ms, the wrap between
+             * the third and the fourth 64 ms) */
+            if (last >= 0) {
+                int64_t want = i ? 10000 : (k == 4 ? 128000 : k == 2 ? 0 : 64000) - 30000 + 10000;
+                if (k != 2 || i)
+                    CHECK(out[i].arrival - last == want, "report %d packet %d: %"PRId64" us "
+                          "after the last, expected %"PRId64, k, i, out[i].arrival - last, want);
+            }
+            last = out[i].arrival;
+        }
+    }
+end:
+    ff_rtp_twcc_log_free(&log);
+    lcv_rtcp_context_free(&ctx);
+}
+
 int main(void)
 {
     FFWhipTransportConfig cfg = {
@@ -265,6 +340,7 @@ int main(void)
     ff_whip_ext_free(&t);
     CHECK(!t, "freed");
     test_options();
+    test_twcc_reference_time();
 
     if (failures) {
         printf("%d failures\n", failures);

@@ -39,6 +39,15 @@ echo
 "$top/tests/bench/rtp_cc.sh" "$build"
 
 echo
+echo "## WHIP: the whip muxer on this transport and stock 9.0.2's, into webrtcbin"
+echo
+if grep -q 'CONFIG_WHIP_MUXER 1' "$build/ffmpeg/config_components.h"; then
+    "$top/tests/bench/whip.sh" "$build"
+else
+    echo "(no whip muxer in this build: FFmpeg 9.0 with the default profile has it)"
+fi
+
+echo
 echo "## RTCP feedback in the muxer"
 echo
 "$top/tests/bench/rtp_feedback.sh" "$build"

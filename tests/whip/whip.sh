@@ -18,6 +18,13 @@
 #                            2.5 Mbit/s request: the target back below the
 #                            link within 3 s of first going above it, <= 1 %
 #                            of the datagrams lost in the queue after 5 s
+#   whip.sh BUILD wrtc       libwebrtc (npm @roamhq/wrtc in Node, installed into
+#                            BUILD/tests/node on first use) as the endpoint,
+#                            VP8 (libvpx): every frame decoded, no freeze,
+#                            transport-cc and SRTCP read, the DELETE
+#   whip.sh BUILD wrtc-loss  the same with 5 % random loss from 5 s after the
+#                            first frame: NACKs answered, >= 99 % of the
+#                            frames decoded
 #
 # Environment: DUR (s of video, default 10), PEER_STOCK=1 publishes with
 # stock FFmpeg's whip muxer instead (build/stock), for comparison: the
@@ -33,8 +40,21 @@ stockrun=${PEER_STOCK:-0}
 bin=$ffmpeg
 [ "$stockrun" = 1 ] && bin=$stock
 
-"$py" -c 'import gi; gi.require_version("GstWebRTC", "1.0")' 2>/dev/null ||
-    die "no GStreamer webrtcbin for Python (scripts/install-deps test)"
+case $what in
+wrtc*)
+    peer_kind=wrtc
+    command -v node > /dev/null || die "no Node.js for libwebrtc (npm @roamhq/wrtc)"
+    nodedir=$build/tests/node
+    if [ ! -e "$nodedir/node_modules/@roamhq/wrtc/package.json" ]; then
+        mkdir -p "$nodedir"
+        npm install --no-audit --no-fund --prefix "$nodedir" @roamhq/wrtc@0.10.0 > "$work/npm.log" 2>&1 ||
+            die "npm install @roamhq/wrtc failed: $(tail -3 "$work/npm.log")"
+    fi ;;
+*)
+    peer_kind=gst
+    "$py" -c 'import gi; gi.require_version("GstWebRTC", "1.0")' 2>/dev/null ||
+        die "no GStreamer webrtcbin for Python (scripts/install-deps test)" ;;
+esac
 
 # the peer's address: 10.77.0.2 beside the publisher, or 10.78.0.2 behind
 # a router whose queue overflows
@@ -56,8 +76,13 @@ hport=$(ip netns exec "$nsb" "$tools/freeport")
 
 # the endpoint: asks for a keyframe 3 s after its first frame; its jitter
 # buffer waits 100 ms for late packets and retransmissions
-ip netns exec "$nsb" "$py" "$here/gst_whip_endpoint.py" "$peer_ip" "$hport" "$work/peer.json" \
-    --pli-at 3 --latency "${PEER_LATENCY:-100}" --timeout $((dur + 30)) > "$work/peer.log" 2>&1 &
+if [ $peer_kind = gst ]; then
+    ip netns exec "$nsb" "$py" "$here/gst_whip_endpoint.py" "$peer_ip" "$hport" "$work/peer.json" \
+        --pli-at 3 --latency "${PEER_LATENCY:-100}" --timeout $((dur + 30)) > "$work/peer.log" 2>&1 &
+else
+    ip netns exec "$nsb" env NODE_PATH="$nodedir/node_modules" node "$here/wrtc_whip_endpoint.js" \
+        "$peer_ip" "$hport" "$work/peer.json" $((dur + 30)) > "$work/peer.log" 2>&1 &
+fi
 peer=$!
 for _ in $(seq 100); do grep -q ready "$work/peer.log" && break; sleep 0.1; done
 grep -q ready "$work/peer.log" || die "the WHIP endpoint did not start: $(cat "$work/peer.log")"
@@ -65,15 +90,21 @@ grep -q ready "$work/peer.log" || die "the WHIP endpoint did not start: $(cat "$
 rtpopts=()
 [ "$stockrun" = 1 ] || rtpopts=(-rtp_options "stats_file=$work/stats.json:stats_interval=0.5${RTP_OPTS:+:$RTP_OPTS}")
 frames=$((dur * 25))
-# live 720p25 at 2.5 Mbit/s, a keyframe only every 10 s (250 frames)
+# live 720p25 at 2.5 Mbit/s, a keyframe only every 10 s (250 frames):
+# H.264 (libx264) for webrtcbin, VP8 (libvpx, real time) for libwebrtc
+if [ $peer_kind = gst ]; then
+    enc=(-c:v libx264 -preset veryfast -tune zerolatency -profile:v baseline -g 250 -bf 0
+         -b:v 2500k -maxrate 2500k -bufsize 1250k)
+else
+    enc=(-c:v libvpx -deadline realtime -cpu-used 8 -lag-in-frames 0 -error-resilient 1 -g 250
+         -b:v 2500k -maxrate 2500k -bufsize 1250k)
+fi
 ip netns exec "$nsa" "$bin" -hide_banner -nostdin -v verbose -re \
-    -f lavfi -i "testsrc2=size=1280x720:rate=25" -frames:v "$frames" \
-    -c:v libx264 -preset veryfast -tune zerolatency -profile:v baseline -g 250 -bf 0 \
-    -b:v 2500k -maxrate 2500k -bufsize 1250k \
+    -f lavfi -i "testsrc2=size=1280x720:rate=25" -frames:v "$frames" "${enc[@]}" \
     "${rtpopts[@]}" -f whip "http://$peer_ip:$hport/whip" > "$work/ff.log" 2>&1 &
 ff=$!
 
-if [ "$what" = loss ]; then
+if [ "$what" = loss ] || [ "$what" = wrtc-loss ]; then
     # 5 % of what reaches the peer, once media flows (ICE and DTLS are not
     # this test's subject): retransmissions are lost too
     for _ in $(seq 200); do [ -e "$work/peer.json.first" ] && break; sleep 0.1; done
@@ -105,10 +136,11 @@ fi
 
 encoded=$(sed -n 's/.*Output stream #0:0 (video): \([0-9]*\) frames encoded.*/\1/p' "$work/ff.log" | tail -n 1)
 [ -n "$encoded" ] || die "no encoder summary in ffmpeg's log"
-"$py" - "$work/peer.json" "$encoded" "$what" "$stockrun" "$work" <<'PY'
+"$py" - "$work/peer.json" "$encoded" "$what" "$stockrun" "$work" "$peer_kind" <<'PY'
 import json, re, sys, os
 peer = json.load(open(sys.argv[1]))
 encoded, what, stockrun, work = int(sys.argv[2]), sys.argv[3], sys.argv[4] == '1', sys.argv[5]
+kind = sys.argv[6]
 fails = []
 def check(ok, msg):
     print('  %s%s' % ('' if ok else 'NOT MET: ', msg))
@@ -119,11 +151,21 @@ stats = []
 if os.path.exists(work + '/stats.json'):
     stats = [json.loads(l) for l in open(work + '/stats.json') if l.strip()]
 last = stats[-1] if stats else {}
-frames, lost = peer['frames'], peer['lost_events']
-print('  peer: %d of %d frames decoded, %d RTP packets, %d packets given up (lost events), '
-      'first frame %.2f s after start, keyframe %s ms after its request, DELETE %s' %
-      (frames, encoded, peer['rtp_packets'], lost, peer['first_frame_s'] or -1,
-       peer['keyframe_after_pli_ms'], peer['delete']))
+if kind == 'gst':
+    frames, lost = peer['frames'], peer['lost_events']
+    print('  peer: %d of %d frames decoded, %d RTP packets, %d packets given up (lost events), '
+          'first frame %.2f s after start, keyframe %s ms after its request, DELETE %s' %
+          (frames, encoded, peer['rtp_packets'], lost, peer['first_frame_s'] or -1,
+           peer['keyframe_after_pli_ms'], peer['delete']))
+else:
+    ws = peer['stats']
+    frames = ws.get('framesDecoded', 0)
+    print('  peer (libwebrtc): %d of %d frames decoded (%d to the sink, %dx%d), %s packets '
+          'received, %s lost, %s NACKs, %s PLIs, %s freezes (%s s), first frame %.2f s after '
+          'start, DELETE %s' % (frames, encoded, peer['frames'], peer['width'], peer['height'],
+          ws.get('packetsReceived'), ws.get('packetsLost'), ws.get('nackCount'), ws.get('pliCount'),
+          ws.get('freezeCount'), ws.get('totalFreezesDuration'), peer['first_frame_s'] or -1,
+          peer['delete']))
 if last:
     print('  sender: %d packets, %d NACKed, %d retransmitted, FIR %d, PLI %d, keyframe requests %d, '
           'transport feedback %s, target %s bit/s, RTCP in %d' %
@@ -131,6 +173,21 @@ if last:
            last['keyframe_requests'], last.get('cc_feedbacks'), last.get('target_bitrate'),
            last['rtcp_received']))
 
+if what in ('wrtc', 'wrtc-loss'):
+    check(peer['delete'], 'the publisher ended its session with the WHIP DELETE')
+    need = encoded - 1 if what == 'wrtc' else 0.99 * encoded
+    check(frames >= need, '%s frames decoded by libwebrtc (%d of %d)' %
+          ('every' if what == 'wrtc' else '>= 99 % of the', frames, encoded))
+    # libwebrtc M106 reports no freezeCount: frames dropped instead
+    check(ws.get('freezeCount', 0) == 0 and ws.get('framesDropped', 1) == 0,
+          'no frame dropped, no freeze (%s, %s)' % (ws.get('framesDropped'), ws.get('freezeCount')))
+    check(last.get('cc_feedbacks', 0) > 0, 'transport-cc feedback read (congestion control on by default)')
+    check(last.get('rtcp_received', 0) > 0 and not re.search(r'SRTCP datagram of \d+ bytes did not authenticate',
+          open(work + '/ff.log').read()), 'SRTCP read and authenticated')
+if what == 'wrtc-loss':
+    check(last.get('retransmitted', 0) > 0, 'NACKs answered with retransmissions (%d)' % last.get('retransmitted', 0))
+    unanswered = last.get('nack_missed', 0) + last.get('nack_rate_limited', 0)
+    check(unanswered <= 2, 'every NACKed packet resent (%d not: missed or over budget)' % unanswered)
 if what in ('gst', 'loss'):
     check(peer['delete'], 'the publisher ended its session with the WHIP DELETE')
     if what == 'gst':
@@ -141,7 +198,7 @@ if what in ('gst', 'loss'):
     check(kf is not None and kf <= 1000, 'a keyframe within 1 s of the request (%s ms)' % kf)
     check(last.get('keyframe_requests', 0) >= 1, 'the request reached the encoder')
     check(last.get('cc_feedbacks', 0) > 0, 'transport-cc feedback read (congestion control on by default)')
-    check(last.get('rtcp_received', 0) > 0 and not re.search(r'did not authenticate',
+    check(last.get('rtcp_received', 0) > 0 and not re.search(r'SRTCP datagram of \d+ bytes did not authenticate',
           open(work + '/ff.log').read()), 'SRTCP read and authenticated')
 if what == 'loss':
     check(last.get('retransmitted', 0) > 0, 'NACKs answered with retransmissions (%d)' % last.get('retransmitted', 0))

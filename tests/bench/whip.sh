@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# WHIP in make bench: this project's whip muxer and stock FFmpeg 9.0.2's,
+# measured in the same run.
+#   tests/bench/whip.sh BUILD [peers|cpu]
+# peers: tests/whip/whip.sh's cases (webrtcbin, 20 s each) for both muxers.
+# cpu:   the send path's CPU per MB of media with SRTP: 30 s of 720p25 H.264
+#        at 4 Mbit/s copied (-re -c copy) through the whip muxer into
+#        webrtcbin, against the rtp muxer sending the same file to a plain
+#        UDP sink, and stock's whip muxer; the ffmpeg process's user+sys
+#        time (tests/bench/cputime.c), median of WHIP_BENCH_REPS (3) runs.
+# Both run in network namespaces of their own (tests/rtp/lib.sh).
+set -eu
+build=$(cd "$1" && pwd)
+what=${2:-all}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+
+if [ "$what" = all ] || [ "$what" = peers ]; then
+    echo "### Into GStreamer's webrtcbin (tests/whip/whip.sh, 20 s of live 720p25 at 2.5 Mbit/s, -g 250)"
+    echo
+    for t in gst loss bottleneck; do
+        for who in ours stock; do
+            echo "$who, $t:"
+            PEER_STOCK=$([ $who = stock ] && echo 1 || echo 0) DUR=20 \
+                bash "$top/tests/whip/whip.sh" "$build" "$t" 2>&1 | grep -E '^  |^FAIL' || true
+        done
+    done
+    echo
+fi
+[ "$what" = all ] || [ "$what" = cpu ] || exit 0
+
+. "$top/tests/rtp/lib.sh"
+reps=${WHIP_BENCH_REPS:-3}
+in=$build/bench/h264-720p25-4M-30s-nobf.mkv
+if [ ! -f "$in" ]; then
+    mkdir -p "$(dirname "$in")"
+    "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=1280x720:r=25:d=30,noise=alls=8:allf=t" \
+        -c:v libx264 -preset veryfast -bf 0 -g 50 -b:v 4M -maxrate 4M -bufsize 2M "$in.tmp.mkv"
+    mv "$in.tmp.mkv" "$in"
+fi
+mb=$("$build/ffmpeg/ffprobe" -v error -select_streams v:0 -show_entries packet=size -of csv=p=0 "$in" |
+     awk '{ s += $1 } END { printf "%.3f", s / 1e6 }')
+
+netns_link 1000000 1048576
+for n in "$nsa" "$nsb"; do ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
+for _ in $(seq 100); do ip -n "$nsb" link show vb | grep -q 'state UP' && break; sleep 0.02; done
+
+one() {  # KIND (rtp, whip, stock-whip) -> prints user+sys seconds
+    local kind=$1 p bin=$ffmpeg out
+    p=$(ip netns exec "$nsb" "$tools/freeport")
+    rm -f "$work/peer.json" "$work/t"
+    if [ "$kind" = rtp ]; then
+        # a plain UDP sink for RTP and RTCP
+        ip netns exec "$nsb" /usr/bin/python3 -c '
+import socket, sys, select, time
+s = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(2)]
+for i, x in enumerate(s): x.bind(("10.77.0.2", int(sys.argv[1]) + i))
+end = time.time() + 60
+while time.time() < end:
+    for x in select.select(s, [], [], 1)[0]: x.recv(65536)' "$p" &
+        out="rtp://10.77.0.2:$p?pkt_size=1200"
+        sleep 0.5
+        "$tools/cputime" "$work/t" ip netns exec "$nsa" "$bin" -nostdin -v error -re -i "$in" -c copy \
+            -f rtp "$out" > /dev/null 2>&1 || true
+    else
+        [ "$kind" = stock-whip ] && bin=$stock
+        ip netns exec "$nsb" /usr/bin/python3 "$top/tests/whip/gst_whip_endpoint.py" 10.77.0.2 "$p" \
+            "$work/peer.json" --timeout 60 > "$work/peer.log" 2>&1 &
+        for _ in $(seq 100); do grep -q ready "$work/peer.log" && break; sleep 0.1; done
+        "$tools/cputime" "$work/t" ip netns exec "$nsa" "$bin" -nostdin -v error -re -i "$in" -c copy \
+            -f whip "http://10.77.0.2:$p/whip" > /dev/null 2>&1 || true
+    fi
+    kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true
+    read -r _ u s < "$work/t"
+    awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f\n", u + s }'
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+echo "### Send-path CPU with SRTP: $mb MB of 720p25 H.264 (30 s, -re -c copy), user+sys of the ffmpeg process, median of $reps"
+echo
+echo "| muxer | CPU s | ms per MB | / rtp muxer |"
+echo "|---|---|---|---|"
+rtp=
+for kind in rtp whip stock-whip; do
+    c=$(for _ in $(seq "$reps"); do one "$kind"; done | median)
+    [ "$kind" = rtp ] && rtp=$c
+    awk -v k="$kind" -v c="$c" -v mb="$mb" -v r="$rtp" \
+        'BEGIN { printf "| %s | %.2f | %.1f | %.2f |\n", k, c, c * 1000 / mb, c / r }'
+done
