@@ -455,8 +455,12 @@ int lcv_rtcp_parse(LCVRTCPContext *ctx, const uint8_t *data, int size, int flags
         if (h & 0x20000000) {
             if (p + len != end)
                 return fail(ctx, n, flags, "padding on a packet that is not the last", p - data);
+            /* RFC 3550 counts padding in 32-bit words; libwebrtc pads its
+             * transport-cc feedback (a byte-granular payload) to the next
+             * word with a count of 1 to 3, which is taken as it is */
             padding = p[len - 1];
-            if (!padding || padding % 4 || padding > len - 4)
+            if (!padding || padding > len - 4 ||
+                (padding % 4 && (type != LCV_RTCP_RTPFB || fmt != LCV_RTPFB_TWCC)))
                 return fail(ctx, n, flags, "bad padding count", p - data);
         }
         if (n >= LCV_RTCP_MAX_PACKETS)

@@ -1038,6 +1038,39 @@ typedef struct Bad {
 
 static const uint8_t rr_hdr[] = { 0x80, 0xc9, 0x00, 0x01, 0, 0, 0, 1 };
 
+/* libwebrtc's transport-cc feedback, reduced-size: 4 packets received
+ * (one run-length chunk, small deltas 4, 8, 12, 16 x 250 us), 26 bytes
+ * padded to 28 with a padding count of 2, as libwebrtc writes it */
+static void test_twcc_padding(void)
+{
+    static const uint8_t d[] = {
+        0xaf, 0xcd, 0x00, 0x06, 0x11, 0x11, 0x11, 0x11, 0x22, 0x22, 0x22, 0x22,
+        0x00, 0x10, 0x00, 0x04, 0x12, 0x34, 0x56, 0x07, 0x20, 0x04, 4, 8, 12, 16, 0x00, 0x02,
+    };
+    LCVRTCPContext *ctx = lcv_rtcp_context_alloc();
+    LCVRTCPIter it;
+    LCVRTCPTwccItem item;
+    LCVRTCPTwcc tw;
+    int n = 0, ret;
+
+    if (!ctx)
+        return;
+    ret = lcv_rtcp_parse(ctx, d, sizeof(d), LCV_RTCP_FLAG_REDUCED_SIZE);
+    CHECK(ret == 1);
+    if (ret == 1) {
+        CHECK(ctx->packets[0].padding == 2 && ctx->packets[0].size == 26);
+        lcv_rtcp_twcc(&ctx->packets[0], &tw);
+        CHECK(tw.base_seq == 16 && tw.status_count == 4 && tw.fb_count == 7);
+        lcv_rtcp_iter_init(&it, &ctx->packets[0]);
+        while (lcv_rtcp_twcc_next(&it, &item) > 0) {
+            CHECK(item.seq == 16 + n && item.status == 1 && item.delta == 4 * (n + 1));
+            n++;
+        }
+        CHECK(n == 4);
+    }
+    lcv_rtcp_context_free(&ctx);
+}
+
 static const Bad bad[] = {
     B("length past the end",              0, "past the end of the datagram", 0x80, 0xc9, 0x00, 0x07, 0, 0, 0, 1),
     B("version 1",                        0, "version", 0x40, 0xc9, 0x00, 0x01, 0, 0, 0, 1),
@@ -1913,6 +1946,7 @@ int main(int argc, char **argv)
     check_rebuild();
     check_roundtrip();
     check_malformed();
+    test_twcc_padding();
     check_hostile_values();
     check_sdes_chunks();
     check_field_limits();
