@@ -3,11 +3,12 @@
 # measured in the same run.
 #   tests/bench/whip.sh BUILD [peers|cpu]
 # peers: tests/whip/whip.sh's cases (webrtcbin, 20 s each) for both muxers.
-# cpu:   the send path's CPU per MB of media with SRTP: 30 s of 720p25 H.264
-#        at 4 Mbit/s copied (-re -c copy) through the whip muxer into
-#        webrtcbin, against the rtp muxer sending the same file to a plain
-#        UDP sink, and stock's whip muxer; the ffmpeg process's user+sys
-#        time (tests/bench/cputime.c), median of WHIP_BENCH_REPS (3) runs.
+# cpu:   the send path's CPU per MB of media with SRTP: 720p25 H.264 at
+#        4 Mbit/s copied (-re -c copy) through the whip muxer into webrtcbin,
+#        against the rtp muxer sending the same file to a plain UDP sink, and
+#        stock's whip muxer; the ffmpeg process's user+sys time
+#        (tests/bench/cputime.c), median of WHIP_BENCH_REPS (3) runs, of
+#        10 s and 30 s runs, whose difference leaves the handshake out.
 # Both run in network namespaces of their own (tests/rtp/lib.sh).
 set -eu
 build=$(cd "$1" && pwd)
@@ -37,15 +38,19 @@ if [ ! -f "$in" ]; then
         -c:v libx264 -preset veryfast -bf 0 -g 50 -b:v 4M -maxrate 4M -bufsize 2M "$in.tmp.mkv"
     mv "$in.tmp.mkv" "$in"
 fi
-mb=$("$build/ffmpeg/ffprobe" -v error -select_streams v:0 -show_entries packet=size -of csv=p=0 "$in" |
-     awk '{ s += $1 } END { printf "%.3f", s / 1e6 }')
+mb_of() {  # SECONDS -> MB of video in the first SECONDS of the input
+    "$build/ffmpeg/ffprobe" -v error -select_streams v:0 -read_intervals "%+$1" \
+        -show_entries packet=size -of csv=p=0 "$in" | awk '{ s += $1 } END { printf "%.3f", s / 1e6 }'
+}
+short=10 long=30
+mb_short=$(mb_of $short) mb_long=$(mb_of $long)
 
 netns_link 1000000 1048576
 for n in "$nsa" "$nsb"; do ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
 for _ in $(seq 100); do ip -n "$nsb" link show vb | grep -q 'state UP' && break; sleep 0.02; done
 
-one() {  # KIND (rtp, whip, stock-whip) -> prints user+sys seconds
-    local kind=$1 p bin=$ffmpeg out
+one() {  # KIND (rtp, whip, stock-whip) SECONDS -> prints user+sys seconds
+    local kind=$1 t=$2 p bin=$ffmpeg out
     p=$(ip netns exec "$nsb" "$tools/freeport")
     rm -f "$work/peer.json" "$work/t"
     if [ "$kind" = rtp ]; then
@@ -59,15 +64,15 @@ while time.time() < end:
     for x in select.select(s, [], [], 1)[0]: x.recv(65536)' "$p" &
         out="rtp://10.77.0.2:$p?pkt_size=1200"
         sleep 0.5
-        "$tools/cputime" "$work/t" ip netns exec "$nsa" "$bin" -nostdin -v error -re -i "$in" -c copy \
-            -f rtp "$out" > /dev/null 2>&1 || true
+        "$tools/cputime" "$work/t" ip netns exec "$nsa" "$bin" -nostdin -v error -re -t "$t" -i "$in" \
+            -c copy -f rtp "$out" > /dev/null 2>&1 || true
     else
         [ "$kind" = stock-whip ] && bin=$stock
         ip netns exec "$nsb" /usr/bin/python3 "$top/tests/whip/gst_whip_endpoint.py" 10.77.0.2 "$p" \
             "$work/peer.json" --timeout 60 > "$work/peer.log" 2>&1 &
         for _ in $(seq 100); do grep -q ready "$work/peer.log" && break; sleep 0.1; done
-        "$tools/cputime" "$work/t" ip netns exec "$nsa" "$bin" -nostdin -v error -re -i "$in" -c copy \
-            -f whip "http://10.77.0.2:$p/whip" > /dev/null 2>&1 || true
+        "$tools/cputime" "$work/t" ip netns exec "$nsa" "$bin" -nostdin -v error -re -t "$t" -i "$in" \
+            -c copy -f whip "http://10.77.0.2:$p/whip" > /dev/null 2>&1 || true
     fi
     kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true
     read -r _ u s < "$work/t"
@@ -75,14 +80,19 @@ while time.time() < end:
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-echo "### Send-path CPU with SRTP: $mb MB of 720p25 H.264 (30 s, -re -c copy), user+sys of the ffmpeg process, median of $reps"
+echo "### Send-path CPU with SRTP: 720p25 H.264 at 4 Mbit/s (-re -c copy), user+sys of the ffmpeg process, median of $reps"
 echo
-echo "| muxer | CPU s | ms per MB | / rtp muxer |"
-echo "|---|---|---|---|"
+echo "The send path's own cost: the difference between ${long} s ($mb_long MB) and ${short} s ($mb_short MB) runs,"
+echo "so that what a session costs once (the WHIP handshake: HTTP, a certificate, ICE, DTLS) drops out."
+echo
+echo "| muxer | CPU s, ${short} s | CPU s, ${long} s | ms per MB | / rtp muxer |"
+echo "|---|---|---|---|---|"
 rtp=
 for kind in rtp whip stock-whip; do
-    c=$(for _ in $(seq "$reps"); do one "$kind"; done | median)
-    [ "$kind" = rtp ] && rtp=$c
-    awk -v k="$kind" -v c="$c" -v mb="$mb" -v r="$rtp" \
-        'BEGIN { printf "| %s | %.2f | %.1f | %.2f |\n", k, c, c * 1000 / mb, c / r }'
+    cs=$(for _ in $(seq "$reps"); do one "$kind" $short; done | median)
+    cl=$(for _ in $(seq "$reps"); do one "$kind" $long; done | median)
+    per=$(awk -v a="$cs" -v b="$cl" -v ma="$mb_short" -v mb="$mb_long" 'BEGIN { printf "%.2f", (b - a) * 1000 / (mb - ma) }')
+    [ "$kind" = rtp ] && rtp=$per
+    awk -v k="$kind" -v a="$cs" -v b="$cl" -v p="$per" -v r="$rtp" \
+        'BEGIN { printf "| %s | %.2f | %.2f | %.1f | %.2f |\n", k, a, b, p, p / r }'
 done
