@@ -13,7 +13,8 @@
 #                            peer's namespace) from 5 s after the first frame
 #                            (LOSS_AFTER; webrtcbin's RTCP sends few NACKs in
 #                            its first seconds): NACKs answered with RTX,
-#                            >= 95 % of the frames complete at the peer
+#                            >= 90 % of the frames complete at the peer
+#                            (96-100 % measured; stock's whip 51-52 %)
 #   whip.sh BUILD bottleneck a 1.5 Mbit/s router (tbf, 64 KB queue) under a
 #                            2.5 Mbit/s request: the target back below the
 #                            link within 3 s of first going above it, <= 1 %
@@ -208,9 +209,10 @@ if what == 'loss':
     # event. The 99 % is not asked of webrtcbin: in the first 1.5 s
     # of the loss, some of its repeated NACKs never reach the sender (lost
     # events with 5-6 retries, while every NACK that came was answered):
-    # 96.2-100 % measured, stock FFmpeg's whip muxer 51-52 %
+    # 96.2-100 % measured, stock FFmpeg's whip muxer 51-52 %: asked 90 %,
+    # for what webrtcbin loses on its own; every NACK that came is asked below
     intact = frames - lost
-    check(intact >= 0.95 * encoded, '>= 95 %% of the frames intact (%d of %d, %.1f %%)' %
+    check(intact >= 0.90 * encoded, '>= 90 %% of the frames intact (%d of %d, %.1f %%)' %
           (intact, encoded, 100.0 * intact / max(encoded, 1)))
     unanswered = last.get('nack_missed', 0) + last.get('nack_rate_limited', 0)
     check(unanswered <= 2, 'every NACKed packet resent (%d not: missed or over budget)' % unanswered)
