@@ -29,7 +29,9 @@
 #   whip.sh BUILD wrtc-bottleneck  the bottleneck case with libwebrtc and VP8
 #                            (libvpx follows the target: patches/0042)
 #
-# Environment: DUR (s of video, default 10), PEER_STOCK=1 publishes with
+# Environment: RATE (kbit/s asked of the encoder, default 2500), DELAY (ms one
+# way, publisher to peer, through tests/net/delayline: not with bottleneck),
+# DUR (s of video, default 10), PEER_STOCK=1 publishes with
 # stock FFmpeg's whip muxer instead (build/stock), for comparison: the
 # checks that need this project's transport are then reported, not asserted.
 set -eu
@@ -63,8 +65,10 @@ esac
 # a router whose queue overflows
 case $what in
 bottleneck|wrtc-bottleneck) netns_router 1500 65536; peer_ip=10.78.0.2 ;;
-*) netns_link 200000 262144; peer_ip=10.77.0.2 ;;
+*) netns_link 200000 262144; peer_ip=10.77.0.2
+   [ "${DELAY:-0}" -gt 0 ] && netns_delay "$DELAY" $((${DUR:-10} + 40)) ;;
 esac
+rate=${RATE:-2500}
 # IPv4 only: a veth's IPv6 link-local address stays tentative for a while,
 # and libnice's gathering waits for it
 for n in "$nsa" "$nsb" ${nsr:-}; do ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
@@ -97,10 +101,10 @@ frames=$((dur * 25))
 # H.264 (libx264) for webrtcbin, VP8 (libvpx, real time) for libwebrtc
 if [ $peer_kind = gst ]; then
     enc=(-c:v libx264 -preset veryfast -tune zerolatency -profile:v baseline -g 250 -bf 0
-         -b:v 2500k -maxrate 2500k -bufsize 1250k)
+         -b:v ${rate}k -maxrate ${rate}k -bufsize $((rate / 2))k)
 else
     enc=(-c:v libvpx -deadline realtime -cpu-used 8 -lag-in-frames 0 -error-resilient 1 -g 250
-         -b:v 2500k -maxrate 2500k -bufsize 1250k)
+         -b:v ${rate}k -maxrate ${rate}k -bufsize $((rate / 2))k)
 fi
 ip netns exec "$nsa" "$bin" -hide_banner -nostdin -v "${FF_LOGLEVEL:-verbose}" -re \
     -f lavfi -i "testsrc2=size=1280x720:rate=25" -frames:v "$frames" "${enc[@]}" \
