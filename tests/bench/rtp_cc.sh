@@ -213,7 +213,7 @@ start() {
 # beside TCP: tests/rtp/cc.sh tcp, measuring only, 60 s, each queue size
 tcp() {
     echo "== beside one TCP CUBIC upload (iperf3), 6 Mbit/s tbf in network namespaces, 720p25 asked for 6 Mbit/s, 60 s (last 20 s)"
-    echo "| sender | queue, delay | video | TCP | video's share | frames decoded | decode errors | ping through the queue (and the delay) |"
+    echo "| sender | queue, delay | video | TCP | video's share | frames decoded (all; last 20 s of 500) | decode errors | ping through the queue (and the delay) |"
     echo "|---|--:|--:|--:|--:|--:|--:|--:|"
     local row q link
     # queue bytes : one-way delay (ms, tests/net/delayline.c)
@@ -227,8 +227,8 @@ tcp() {
                   TCP_OUT="$out/tcp-$name-$tag" bash "$(dirname "$0")/../rtp/cc.sh" "$build" tcp 2>&1 |
                   sed -n 's/^  *result //p')
             set -- $res
-            printf "| %s | %d KB, %s ms | %s kbit/s | %s kbit/s | %s %% | %s of %s | %s | %s ms |\n" "$(who "$bin" "$opts")" \
-                $((q / 1024)) "$dl" "${1:-?}" "${2:-?}" "${3:-?}" "${4:-?}" "${5:-?}" "${6:-?}" "${7:-?}"
+            printf "| %s | %d KB, %s ms | %s kbit/s | %s kbit/s | %s %% | %s of %s; %s | %s | %s ms |\n" "$(who "$bin" "$opts")" \
+                $((q / 1024)) "$dl" "${1:-?}" "${2:-?}" "${3:-?}" "${4:-?}" "${5:-?}" "${8:-?}" "${6:-?}" "${7:-?}"
         done
         tcp_plot "tcp-ours-$tag" "$out/tcp-$tag.png" \
             "ours (default options) beside a TCP CUBIC upload: 6 Mbit/s tbf, $((q / 1024)) KB queue, $dl ms one way"
