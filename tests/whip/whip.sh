@@ -28,6 +28,21 @@
 #                            frames decoded
 #   whip.sh BUILD wrtc-bottleneck  the bottleneck case with libwebrtc and VP8
 #                            (libvpx follows the target: patches/0042)
+#   whip.sh BUILD janus      an SFU: Janus 1.1.2 (Debian) in the peer's
+#                            namespace, its videoroom taking the WHIP offer
+#                            through Debian's simple-whip-server (fetched with
+#                            apt-get download, its dependencies from npm, into
+#                            BUILD/tests/simple-whip-server); VP8. A viewer
+#                            (libwebrtc, tests/whip/janus_viewer.js) joins
+#                            the room JOIN_AT s (default 3) after the
+#                            publisher appears, mid-GOP: its first frame
+#                            within 300 ms of its PeerConnection coming up
+#                            (Janus's PLI answered), 99 % of the frames
+#                            from then on decoded, none dropped, Janus's
+#                            transport-cc read, the DELETE
+#   whip.sh BUILD janus-loss the same with 5 % random loss between the
+#                            publisher and Janus from the viewer's first
+#                            frame: Janus's NACKs answered, 99 % decoded
 #
 # Environment: RATE (kbit/s asked of the encoder, default 2500), DELAY (ms one
 # way, publisher to peer, through tests/net/delayline: not with bottleneck),
@@ -45,21 +60,140 @@ stockrun=${PEER_STOCK:-0}
 bin=$ffmpeg
 [ "$stockrun" = 1 ] && bin=$stock
 
-case $what in
-wrtc*)
-    peer_kind=wrtc
+# libwebrtc for Node, into BUILD/tests/node on first use
+need_wrtc() {
     command -v node > /dev/null || die "no Node.js for libwebrtc (npm @roamhq/wrtc)"
     nodedir=$build/tests/node
     if [ ! -e "$nodedir/node_modules/@roamhq/wrtc/package.json" ]; then
         mkdir -p "$nodedir"
         npm install --no-audit --no-fund --prefix "$nodedir" @roamhq/wrtc@0.10.0 > "$work/npm.log" 2>&1 ||
             die "npm install @roamhq/wrtc failed: $(tail -3 "$work/npm.log")"
-    fi ;;
+    fi
+}
+
+# Debian's simple-whip-server (Meetecho's WHIP front end to Janus), into
+# BUILD/tests/simple-whip-server on first use: its package depends on
+# Debian's nodejs, which a machine with another Node cannot install, so its
+# files come out of the .deb (apt-get download) and its six dependencies
+# from npm
+need_sws() {
+    swsdir=$build/tests/simple-whip-server
+    [ -e "$swsdir/node_modules/express/package.json" ] && [ -e "$swsdir/src/server.js" ] && return 0
+    rm -rf "$swsdir" "$work/deb"
+    mkdir -p "$swsdir" "$work/deb"
+    (cd "$work/deb" && apt-get download simple-whip-server) > "$work/apt.log" 2>&1 ||
+        die "apt-get download simple-whip-server failed: $(tail -3 "$work/apt.log")"
+    dpkg -x "$work"/deb/simple-whip-server_*.deb "$work/deb/x" ||
+        die "dpkg -x of simple-whip-server failed"
+    cp -r "$work/deb/x/usr/share/simple-whip-server/src" "$swsdir/"
+    npm install --no-audit --no-fund --prefix "$swsdir" express@4 cors colors@1.4.0 debug websocket async \
+        > "$work/npm.log" 2>&1 || die "npm install for simple-whip-server failed: $(tail -3 "$work/npm.log")"
+}
+
+case $what in
+wrtc*)
+    peer_kind=wrtc
+    need_wrtc ;;
+janus*)
+    peer_kind=janus
+    command -v janus > /dev/null || die "no Janus (scripts/install-deps test)"
+    need_wrtc
+    need_sws ;;
 *)
     peer_kind=gst
     "$py" -c 'import gi; gi.require_version("GstWebRTC", "1.0")' 2>/dev/null ||
         die "no GStreamer webrtcbin for Python (scripts/install-deps test)" ;;
 esac
+
+# Janus in the peer's namespace, with a configuration of the test's own
+# (the videoroom plugin; the HTTP and WebSocket APIs on that namespace's
+# ports 8088 and 8188; a DTLS certificate of Janus's own making): room 1234
+# takes VP8 or H.264, caps a publisher at 4 Mbit/s (REMB) and sends no
+# periodic FIR. simple-whip-server beside it on the peer's address takes
+# the WHIP offer for endpoint "lcv" into that room. Sets whip_url.
+start_janus() {
+    local jd=$work/janus jlib
+    # the package's plugin folder (/usr/lib/<multiarch>/janus)
+    jlib=$(dpkg -L janus 2>/dev/null | sed -n 's|/plugins/libjanus_videoroom.so$||p' | head -n 1)
+    [ -n "$jlib" ] && [ -e "$jlib/plugins/libjanus_videoroom.so" ] || die "no Janus videoroom plugin (package janus)"
+    mkdir -p "$jd/plugins" "$jd/transports" "$jd/none"
+    ln -s "$jlib/plugins/libjanus_videoroom.so" "$jd/plugins/"
+    ln -s "$jlib/transports/libjanus_http.so" "$jlib/transports/libjanus_websockets.so" "$jd/transports/"
+    cat > "$jd/janus.jcfg" <<EOF
+general: {
+    configs_folder = "$jd"
+    plugins_folder = "$jd/plugins"
+    transports_folder = "$jd/transports"
+    events_folder = "$jd/none"
+    loggers_folder = "$jd/none"
+    debug_level = 4
+}
+media: {
+    rtp_port_range = "20000-40000"
+}
+EOF
+    cat > "$jd/janus.plugin.videoroom.jcfg" <<EOF
+general: {
+}
+room-1234: {
+    description = "lcv"
+    publishers = 2
+    bitrate = 4000000
+    fir_freq = 0
+    videocodec = "vp8,h264"
+    audiocodec = "opus"
+}
+EOF
+    cat > "$jd/janus.transport.http.jcfg" <<EOF
+general: {
+    json = "plain"
+    base_path = "/janus"
+    http = true
+    port = 8088
+    https = false
+}
+admin: {
+    admin_http = false
+}
+EOF
+    cat > "$jd/janus.transport.websockets.jcfg" <<EOF
+general: {
+    json = "plain"
+    ws = true
+    ws_port = 8188
+    wss = false
+}
+admin: {
+    admin_ws = false
+}
+EOF
+    ip netns exec "$nsb" timeout $((dur + 60)) janus -C "$jd/janus.jcfg" -F "$jd" -i "$peer_ip" -o -L "$work/janus.log" \
+        > /dev/null 2>&1 &
+    janus_pid=$!
+    # listening on 8188 (0x1FFC) and 8088 (0x1F98): 10 s at most
+    for _ in $(seq 100); do
+        ip netns exec "$nsb" grep -q ":1FFC 00000000:0000 0A\|:1FFC 00000000000000000000000000000000:0000 0A" \
+            /proc/net/tcp /proc/net/tcp6 2>/dev/null &&
+            ip netns exec "$nsb" grep -q ":1F98 00000000:0000 0A\|:1F98 00000000000000000000000000000000:0000 0A" \
+                /proc/net/tcp /proc/net/tcp6 2>/dev/null && break
+        sleep 0.1
+    done
+    kill -0 "$janus_pid" 2>/dev/null || die "Janus did not start: $(tail -5 "$work/janus.log")"
+    mkdir -p "$work/sws"
+    cp "$swsdir/src/server.js" "$swsdir/src/whip-janus.js" "$work/sws/"
+    cat > "$work/sws/config.js" <<EOF
+module.exports = { janus: { address: 'ws://127.0.0.1:8188' }, port: $hport, rest: '/whip',
+                   allowTrickle: true, strictETags: false, iceServers: [] };
+EOF
+    ip netns exec "$nsb" env NODE_PATH="$swsdir/node_modules" DEBUG="whip:info,whip:warn,whip:error,janus:error,janus:warn,janus:info" DEBUG_COLORS=0 timeout $((dur + 60)) \
+        node "$work/sws/server.js" > "$work/sws.log" 2>&1 &
+    for _ in $(seq 100); do grep -q "Janus OK" "$work/sws.log" && break; sleep 0.1; done
+    grep -q "Janus OK" "$work/sws.log" || die "simple-whip-server did not start: $(tail -5 "$work/sws.log")"
+    ip netns exec "$nsb" curl -sf -X POST -H 'Content-Type: application/json' \
+        -d '{"id":"lcv","room":1234,"label":"ffmpeg"}' "http://127.0.0.1:$hport/whip/create" > /dev/null ||
+        die "simple-whip-server refused the endpoint"
+    whip_url=http://$peer_ip:$hport/whip/endpoint/lcv
+}
 
 # the peer's address: 10.77.0.2 beside the publisher, or 10.78.0.2 behind
 # a router whose queue overflows
@@ -83,12 +217,18 @@ hport=$(ip netns exec "$nsb" "$tools/freeport")
 
 # the endpoint: asks for a keyframe 3 s after its first frame; its jitter
 # buffer waits 100 ms for late packets and retransmissions
+whip_url=http://$peer_ip:$hport/whip
 if [ $peer_kind = gst ]; then
     ip netns exec "$nsb" "$py" "$here/gst_whip_endpoint.py" "$peer_ip" "$hport" "$work/peer.json" \
         --pli-at 3 --latency "${PEER_LATENCY:-100}" --timeout $((dur + 30)) > "$work/peer.log" 2>&1 &
-else
+elif [ $peer_kind = wrtc ]; then
     ip netns exec "$nsb" env NODE_PATH="$nodedir/node_modules" node "$here/wrtc_whip_endpoint.js" \
         "$peer_ip" "$hport" "$work/peer.json" $((dur + 30)) > "$work/peer.log" 2>&1 &
+else
+    start_janus
+    # the viewer: joins JOIN_AT s (default 3) after the publisher appears
+    ip netns exec "$nsb" env NODE_PATH="$nodedir/node_modules" node "$here/janus_viewer.js" \
+        http://127.0.0.1:8088/janus 1234 "${JOIN_AT:-3}" "$work/peer.json" $((dur + 30)) > "$work/peer.log" 2>&1 &
 fi
 peer=$!
 for _ in $(seq 100); do grep -q ready "$work/peer.log" && break; sleep 0.1; done
@@ -99,7 +239,7 @@ rtpopts=()
 frames=$((dur * 25))
 # live 720p25 at 2.5 Mbit/s, a keyframe only every 10 s (250 frames):
 # H.264 (libx264) for webrtcbin, VP8 (libvpx, real time) for libwebrtc
-if [ $peer_kind = gst ]; then
+if [ $peer_kind = gst ] || [ "${CODEC:-}" = h264 ]; then
     enc=(-c:v libx264 -preset veryfast -tune zerolatency -profile:v baseline -g 250 -bf 0
          -b:v ${rate}k -maxrate ${rate}k -bufsize $((rate / 2))k)
 else
@@ -108,14 +248,16 @@ else
 fi
 ip netns exec "$nsa" "$bin" -hide_banner -nostdin -v "${FF_LOGLEVEL:-verbose}" -re \
     -f lavfi -i "testsrc2=size=1280x720:rate=25" -frames:v "$frames" "${enc[@]}" \
-    "${rtpopts[@]}" -f whip "http://$peer_ip:$hport/whip" > "$work/ff.log" 2>&1 &
+    "${rtpopts[@]}" -f whip "$whip_url" > "$work/ff.log" 2>&1 &
 ff=$!
 
-if [ "$what" = loss ] || [ "$what" = wrtc-loss ]; then
+if [ "$what" = loss ] || [ "$what" = wrtc-loss ] || [ "$what" = janus-loss ]; then
     # 5 % of what reaches the peer, once media flows (ICE and DTLS are not
     # this test's subject): retransmissions are lost too
     for _ in $(seq 200); do [ -e "$work/peer.json.first" ] && break; sleep 0.1; done
     [ -e "$work/peer.json.first" ] || die "no frame decoded before the loss starts: $(tail -5 "$work/ff.log")"
+    # libwebrtc through Janus: from the viewer's first frame (Janus NACKs from the start)
+    [ "$what" = janus-loss ] && LOSS_AFTER=${LOSS_AFTER:-0}
     sleep "${LOSS_AFTER:-5}"
     ip netns exec "$nsb" nft -f - <<EOF || die "nftables: no random loss"
 table inet lcvloss {
@@ -164,6 +306,17 @@ if kind == 'gst':
           'first frame %.2f s after start, keyframe %s ms after its request, DELETE %s' %
           (frames, encoded, peer['rtp_packets'], lost, peer['first_frame_s'] or -1,
            peer['keyframe_after_pli_ms'], peer['delete']))
+elif kind == 'janus':
+    ws = peer['stats']
+    frames = ws.get('framesDecoded', 0)
+    def t(k):
+        return '%.2f s' % peer[k] if peer.get(k) is not None else 'never'
+    print('  viewer (libwebrtc, through Janus): publisher seen %s, joined %s, offer %s, connected %s, '
+          'first frame %s, %d frames decoded (%dx%d), %s packets received, %s lost, %s NACKs, %s PLIs, '
+          '%s dropped, publisher left %s%s' % (t('publisher_seen_s'), t('join_s'), t('offer_s'),
+          t('connected_s'), t('first_frame_s'), frames, peer['width'], peer['height'],
+          ws.get('packetsReceived'), ws.get('packetsLost'), ws.get('nackCount'), ws.get('pliCount'),
+          ws.get('framesDropped'), t('publisher_left_s'), ' ERROR ' + peer['error'] if peer.get('error') else ''))
 else:
     ws = peer['stats']
     frames = ws.get('framesDecoded', 0)
@@ -220,6 +373,39 @@ if what == 'loss':
           (intact, encoded, 100.0 * intact / max(encoded, 1)))
     unanswered = last.get('nack_missed', 0) + last.get('nack_rate_limited', 0)
     check(unanswered <= 2, 'every NACKed packet resent (%d not: missed or over budget)' % unanswered)
+if kind == 'janus':
+    sws = open(work + '/sws.log').read()
+    check('Terminating WHIP session' in sws, 'the publisher ended its session with the WHIP DELETE (simple-whip-server)')
+    check(not peer.get('error'), 'the viewer subscribed through Janus\'s API (%s)' % (peer.get('error') or 'no error'))
+    con, first = peer.get('connected_s'), peer.get('first_frame_s')
+    # the join: Janus asks the publisher for a keyframe when the viewer's
+    # PeerConnection is up (a PLI); -g 250 leaves up to 10 s to the next one
+    join_ms = (first - con) * 1000 if con is not None and first is not None else None
+    print('  viewer: first frame %s ms after its PeerConnection came up, %s ms after it asked to join' %
+          ('%.0f' % join_ms if join_ms is not None else 'never',
+           '%.0f' % ((first - peer['join_s']) * 1000) if first is not None and peer.get('join_s') else 'never'))
+    check(join_ms is not None and join_ms <= 300, 'the viewer\'s first frame within 300 ms of joining (%s ms)' %
+          ('%.0f' % join_ms if join_ms is not None else 'never'))
+    check(last.get('keyframe_requests', 0) >= 1, 'Janus\'s keyframe request reached the encoder')
+    # every frame from the viewer's first to its last: 25 a second over
+    # that span (by the viewer's clock: a frame either way for the jitter
+    # of its arrival at both ends); a frame lost shortens the count, not
+    # the span
+    end = peer.get('last_frame_s')
+    expect = int(round((end - first) * 25)) + 1 if first is not None and end is not None else encoded
+    expect = min(expect, encoded)
+    check(frames >= 0.99 * expect - 2, '>= 99 %% of the frames from the viewer\'s first to its last decoded '
+          '(%d, %d in %.2f s)' % (frames, expect, (end - first) if end and first else 0))
+    # Janus forwards from the viewer's start: the delta frames that come
+    # before the keyframe cannot be decoded (libwebrtc counts them dropped,
+    # 0-1 seen, and asks for a keyframe itself)
+    check(ws.get('framesDropped', 99) <= 3, 'at most 3 frames dropped by the viewer, before its first keyframe (%s)' %
+          ws.get('framesDropped'))
+    check(last.get('cc_feedbacks', 0) > 0, 'transport-cc feedback from Janus read (%s)' % last.get('cc_feedbacks'))
+    check(last.get('rtcp_received', 0) > 0 and not re.search(r'SRTCP datagram of \d+ bytes did not authenticate',
+          open(work + '/ff.log').read()), 'SRTCP read and authenticated')
+if what == 'janus-loss':
+    check(last.get('retransmitted', 0) > 0, 'Janus\'s NACKs answered with retransmissions (%d)' % last.get('retransmitted', 0))
 if what in ('bottleneck', 'wrtc-bottleneck'):
     def dropped(f):
         m = re.search(r'dropped (\d+)', open(f).read())

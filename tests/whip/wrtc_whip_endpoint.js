@@ -8,9 +8,9 @@
 //
 // The HTTP server binds ADDR only; every wait is bounded by TIMEOUT_S.
 'use strict';
-const fs = require('fs');
 const http = require('http');
 const wrtc = require('@roamhq/wrtc');
+const { writeAndExit, countingPeerConnection } = require('./wrtc_stats.js');
 
 const [addr, port, out, timeoutArg] = process.argv.slice(2);
 const timeout = (parseFloat(timeoutArg) || 60) * 1000;
@@ -27,43 +27,11 @@ function now() { return (Date.now() - t0) / 1000; }
 async function finish() {
   if (done) return;
   done = true;
-  if (pc) {
-    try {
-      const report = await pc.getStats();
-      report.forEach((s) => {
-        if (s.type === 'inbound-rtp' && (s.kind === 'video' || s.mediaType === 'video')) {
-          for (const k of ['packetsReceived', 'packetsLost', 'nackCount', 'pliCount', 'firCount',
-            'framesDecoded', 'keyFramesDecoded', 'framesDropped', 'freezeCount',
-            'totalFreezesDuration', 'bytesReceived', 'jitter', 'framesReceived']) {
-            if (s[k] !== undefined) st.stats[k] = s[k];
-          }
-        }
-      });
-    } catch (e) {
-      st.stats_error = String(e);
-    }
-    pc.close();
-  }
-  fs.writeFileSync(out + '.tmp', JSON.stringify(st));
-  fs.renameSync(out + '.tmp', out);
-  process.exit(0);
+  await writeAndExit(pc, st, out);
 }
 
 async function answer(offer) {
-  pc = new wrtc.RTCPeerConnection({ iceServers: [] });
-  pc.ontrack = (ev) => {
-    if (ev.track.kind !== 'video') return;
-    const sink = new wrtc.nonstandard.RTCVideoSink(ev.track);
-    sink.onframe = ({ frame }) => {
-      st.frames++;
-      st.width = frame.width;
-      st.height = frame.height;
-      if (st.first_frame_s === null) {
-        st.first_frame_s = now();
-        fs.writeFileSync(out + '.first', '');
-      }
-    };
-  };
+  pc = countingPeerConnection(wrtc, st, out, now);
   await pc.setRemoteDescription({ type: 'offer', sdp: offer });
   await pc.setLocalDescription(await pc.createAnswer());
   // every candidate in the answer: wait for the gathering (10 s at most)
