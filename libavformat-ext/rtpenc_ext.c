@@ -184,6 +184,8 @@ static int start_feedback(AVFormatContext *s1)
                "in [96, 127]\n", e->rtx_pt);
         return AVERROR(EINVAL);
     }
+    e->au_seq = s->seq & 0xffff;
+    e->kf_seq = -1;
     return ff_rtpfb_start(&e->fb, s1, e->sender, &cfg);
 }
 
@@ -438,6 +440,18 @@ int ff_rtpenc_ext_packet_done(AVFormatContext *s1, const AVPacket *pkt, int ret)
      * than pace_factor if it must */
     if ((pkt->flags & AV_PKT_FLAG_KEY) && e->fb && ff_rtpfb_keyframe_sent(e->fb))
         ff_rtp_sender_urgent(e->sender, KEYFRAME_DUE);
+    if (e->fb) {
+        /* where each keyframe starts, for the NACKs the history cannot
+         * answer; forgotten half a wrap of the numbers later */
+        if ((pkt->flags & AV_PKT_FLAG_KEY) && e->au_seq >= 0) {
+            e->kf_seq = e->au_seq;
+            ff_rtpfb_keyframe_out(e->fb, e->kf_seq);
+        } else if (e->kf_seq >= 0 && (uint16_t)(s->seq - e->kf_seq) >= 0x4000) {
+            e->kf_seq = -1;
+            ff_rtpfb_keyframe_out(e->fb, -1);
+        }
+        e->au_seq = s->seq & 0xffff;
+    }
     err = ff_rtp_sender_flush(e->sender);
     e->access_units += err > 0;
     if (err < 0 && !e->send_error)

@@ -53,6 +53,8 @@ typedef struct FFRTPEncExt {
     struct FFRTPTwccLog *twcc_log; ///< the transport-wide send log (cc), shared by sender and feedback
     int send_error;             ///< first error of the current packet
     uint64_t access_units;      ///< write_packet calls that sent something
+    int au_seq;                 ///< sequence number of the next access unit's first packet, -1: unknown
+    int kf_seq;                 ///< first sequence number of the last keyframe sent, -1: none
 
     int feedback;               ///< read RTCP: stats, NACK, PLI/FIR; AVPF in the SDP
     int rtcp_from;              ///< whose RTCP counts: enum FFRTPPeerCheck

@@ -113,6 +113,8 @@ struct FFRTPFeedback {
     int nack_ahead;                 ///< numbers NACKed before they were sent
     int nack_early;                 ///< NACKed again within min_rtt of a resend
     int kf_unrepairable;            ///< NACKs not in the history that asked for a keyframe
+    int kf_seq;                     ///< first sequence number of the last keyframe sent, -1: none
+    int nack_before_kf;             ///< NACKs not in the history, for packets before that keyframe
     int64_t min_rtt;                ///< us, the smallest RTT of any receiver, 0: none yet
     int tail_probes;                ///< see ff_rtpfb_tail_probe()
     uint64_t replaced;              ///< receivers whose place a new one took
@@ -228,9 +230,18 @@ static double media_rate(FFRTPFeedback *fb)
 /* A NACK for a packet sent that is no longer in the history: its frame
  * cannot be repaired, and the receiver would ask for a keyframe only once
  * it gives the packet up (FFmpeg's after its reorder wait, hundreds of ms);
- * the keyframe is asked for now (keyframe_min_interval applies). */
-static void unrepairable(FFRTPFeedback *fb, int64_t now)
+ * the keyframe is asked for now (keyframe_min_interval applies). Unless a
+ * keyframe has gone out since that packet: the receiver's picture mends at
+ * it, and another one would only add a keyframe's bytes to a link that
+ * lost the packet (libwebrtc NACKs a packet again and again, long after
+ * the history let it go: behind a congested queue a keyframe each 300 ms
+ * kept the queue full). */
+static void unrepairable(FFRTPFeedback *fb, uint16_t seq, int64_t now)
 {
+    if (fb->kf_seq >= 0 && (int16_t)(seq - fb->kf_seq) < 0) {
+        fb->nack_before_kf++;
+        return;
+    }
     fb->kf_unrepairable++;
     request_keyframe(fb, now);
 }
@@ -250,7 +261,7 @@ static int retransmit(FFRTPFeedback *fb, uint16_t seq, int64_t now)
         return 0;
     case FF_RTP_HIST_GONE:
         fb->st.nack_missed++;
-        unrepairable(fb, now);
+        unrepairable(fb, seq, now);
         return 0;
     case FF_RTP_HIST_EARLY:
         fb->nack_early++;
@@ -533,11 +544,12 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
            "NACKs %"PRIu64" for %"PRIu64" packets: %"PRIu64" resent, %"PRIu64" not in history "
            "(%d not sent yet), %d again within a round trip (not resent), "
            "%"PRIu64" over budget; PLI %"PRIu64", FIR %"PRIu64", keyframe requests %"PRIu64" "
-           "(%d NACKs the history could not answer asked for one); %d tail probes\n",
+           "(%d NACKs the history could not answer asked for one, %d came after a keyframe had); "
+           "%d tail probes\n",
            final ? " (final)" : "", ss.packets, st->sr_sent, st->rtcp_received, st->rtcp_malformed,
            ss.rtcp_foreign, st->nack_packets, st->nacked, st->retransmitted, st->nack_missed, fb->nack_ahead, fb->nack_early,
            st->nack_rate_limited, st->pli, st->fir, st->keyframe_requests, fb->kf_unrepairable,
-           fb->tail_probes);
+           fb->nack_before_kf, fb->tail_probes);
     if (ss.paced_bursts)
         av_log(fb->logctx, AV_LOG_VERBOSE,
                "RTP pacer%s: %.0f kbit/s, packets waited %.1f ms (p50) %.1f ms (p95) %.1f ms (max), "
@@ -686,6 +698,7 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
     av_bprint_init(&fb->stats_line, 0, AV_BPRINT_SIZE_UNLIMITED);
     atomic_init(&fb->kf_pending, 0);
     atomic_init(&fb->kf_awaited, 0);
+    fb->kf_seq = -1;
     atomic_init(&fb->target, 0);
     atomic_init(&fb->followed, 0);
     av_lfg_init(&fb->lfg, av_get_random_seed());
@@ -846,6 +859,13 @@ int ff_rtpfb_keyframe_sent(FFRTPFeedback *fb)
     return atomic_exchange(&fb->kf_awaited, 0);
 }
 
+void ff_rtpfb_keyframe_out(FFRTPFeedback *fb, int first_seq)
+{
+    pthread_mutex_lock(&fb->lock);
+    fb->kf_seq = first_seq;
+    pthread_mutex_unlock(&fb->lock);
+}
+
 int64_t ff_rtpfb_target_bitrate(FFRTPFeedback *fb)
 {
     /* the first read: from now on the pacer goes by the target, from
@@ -932,6 +952,10 @@ int ff_rtpfb_keyframe_requested(FFRTPFeedback *fb)
 int ff_rtpfb_keyframe_sent(FFRTPFeedback *fb)
 {
     return 0;
+}
+
+void ff_rtpfb_keyframe_out(FFRTPFeedback *fb, int first_seq)
+{
 }
 
 int64_t ff_rtpfb_target_bitrate(FFRTPFeedback *fb)

@@ -96,6 +96,11 @@ int ff_rtpfb_keyframe_requested(FFRTPFeedback *fb);
  *  receiver's picture is broken until it arrives), 0 otherwise. */
 int ff_rtpfb_keyframe_sent(FFRTPFeedback *fb);
 
+/** A keyframe whose first packet has sequence number first_seq went out
+ *  (-1: forget the last one, before the numbers wrap onto it). A NACK for
+ *  a packet before it that the history cannot answer asks for no keyframe. */
+void ff_rtpfb_keyframe_out(FFRTPFeedback *fb, int first_seq);
+
 /** The congestion controller's target (bit/s), 0 without congestion control. */
 int64_t ff_rtpfb_target_bitrate(FFRTPFeedback *fb);
 

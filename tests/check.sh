@@ -218,7 +218,7 @@ echo "   receivers: FFmpeg's RTP demuxer and GStreamer's rtpbin (127.0.0.1)"
 # machine): build it now, not while the first receiver should be starting
 # (on a new machine gst-recovery lost the stream's first frames to it)
 gst-inspect-1.0 rtpbin > /dev/null 2>&1 || echo "    gst-inspect-1.0 rtpbin failed (GStreamer tests will say why)"
-for t in sdp nack history repeat firstsecond budget remb recovery keyframe kfinterval stats restart hostile leavers squatters spoof gst-recovery gst-rtx gst-stats gst-pli gst-restart; do
+for t in sdp nack history gone repeat firstsecond budget remb recovery keyframe kfinterval stats restart hostile leavers squatters spoof gst-recovery gst-rtx gst-stats gst-pli gst-restart; do
     run "rtp-feedback-$t" "$top/tests/rtp/feedback.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-feedback-$t.log"
 done

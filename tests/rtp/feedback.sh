@@ -6,7 +6,7 @@
 # tests/net/rtcpinject.c, which builds them by hand.
 #   tests/rtp/feedback.sh BUILD TEST
 # TEST: recovery | keyframe | kfinterval | stats | restart | hostile | leavers | squatters | spoof | nack | sdp | budget | remb | history |
-#       repeat | firstsecond |
+#       gone | repeat | firstsecond |
 #       gst-recovery | gst-pli | gst-restart | gst-rtx | gst-stats  (GStreamer's rtpbin as the receiver:
 #       rtpjitterbuffer with do-retransmission, rtph264depay request-keyframe)
 set -eu
@@ -475,6 +475,44 @@ test_history() {
     hist bytes 1400 1280x720 50 65000
 }
 
+# gone: a NACK for a packet the history has let go (nack_history 1 s) asks
+# the encoder for a keyframe, since its frame cannot be repaired, unless a
+# keyframe went out after that packet: the picture has mended at it, and
+# another keyframe would only add its bytes to a link that lost packets
+# (libwebrtc NACKs packets again long after they are gone). rtcpinject
+# nackold NACKs the stream's first packet (in the first keyframe) after
+# AFTER packets, 2-6 s in: with -g 250 no other keyframe went out (a
+# request), with -g 25 some did (none)
+test_gone() {
+    local g p q r req missed
+    for g in 250 25; do
+        p=$(port); q=$(port)
+        while [ "$q" = "$p" ]; do q=$(port); done
+        "$tools/rtcpinject" nackold "$p" "$((q + 1))" "$SSRC" 150 30000 > "$work/gone$g.txt" &
+        local inj=$!
+        wait_udp "$p"
+        timeout 60 "$ffmpeg" -nostdin -v error -re -f lavfi -i "testsrc2=s=320x240:r=25:d=8,noise=alls=12:allf=t" \
+            -c:v libx264 -preset ultrafast -tune zerolatency -g "$g" -bf 0 -b:v 800k -maxrate 800k -bufsize 200k \
+            -f rtp -ssrc "$SSRC" -nack_history 1000 -stats_file "$work/gone$g.json" -stats_interval 0 \
+            "rtp://127.0.0.1:$p?pkt_size=1200&localrtpport=$q&localrtcpport=$((q + 1))" \
+            > "$work/gone$g.send.log" 2>&1 || { cat "$work/gone$g.send.log"; die "gone $g: sender failed"; }
+        wait "$inj" || die "gone $g: no NACK sent: $(cat "$work/gone$g.txt")"
+        r=$(cat "$work/gone$g.txt")
+        req=$(json "$work/gone$g.json" keyframe_requests); missed=$(json "$work/gone$g.json" nack_missed)
+        note "-g $g: NACK of the first packet after 150 packets: $r; nack_missed $missed, keyframe requests $req"
+        case $r in
+            *"first_resent 0 recent_resent 1"*) ;;
+            *) die "gone $g: the first packet must be gone and the latest resent: $r" ;;
+        esac
+        [ "$missed" = 1 ] || die "gone $g: nack_missed $missed, want 1"
+        if [ "$g" = 250 ]; then
+            [ "$req" -ge 1 ] || die "-g 250: the NACK for a packet of the only keyframe, gone, asked for no keyframe"
+        else
+            [ "$req" = 0 ] || die "-g 25: $req keyframe requests for a packet older than the last keyframe"
+        fi
+    done
+}
+
 # a NACK repeated sooner than the shortest round trip the sender measured
 # is not answered again (the copy is still on its way); one repeated later
 # is. RTT 30 ms through the relay, known from the RRs of rtcpinject rr
@@ -787,7 +825,7 @@ test_gst_restart() {
 
 mkinputs
 case "$what" in
-    recovery|keyframe|kfinterval|stats|restart|hostile|leavers|squatters|spoof|nack|sdp|budget|remb|history|repeat|firstsecond) "test_$what" ;;
+    recovery|keyframe|kfinterval|stats|restart|hostile|leavers|squatters|spoof|nack|sdp|budget|remb|history|gone|repeat|firstsecond) "test_$what" ;;
     gst-recovery|gst-pli|gst-restart|gst-rtx|gst-stats) "test_${what/-/_}" ;;
     *) die "unknown test $what" ;;
 esac

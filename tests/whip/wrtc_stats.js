@@ -51,6 +51,10 @@ function countingPeerConnection(wrtc, st, out, now) {
       if (st.first_frame_s === null) {
         st.first_frame_s = st.last_frame_s;
         fs.writeFileSync(out + '.first', '');
+        // what was dropped before the first frame shown (the frames that
+        // came before the first keyframe): the counters then, apart
+        const then = { stats: {} };
+        videoInboundStats(pc, then).then(() => { st.at_first_frame = then.stats; });
       }
     };
   };
