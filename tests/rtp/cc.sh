@@ -37,14 +37,15 @@
 #   tcp       beside a TCP CUBIC upload (iperf3) through a kernel bottleneck
 #             in network namespaces of its own (6 Mbit/s tbf, 64 KB): the
 #             video keeps at least 35 % of the link over the last 20 s of 45,
-#             the receiver decodes 95 % of the frames, decode errors for at
-#             most 5 %
+#             the receiver decodes 95 % of the frames in those 20 s,
+#             decode errors for at most 5 % of the whole run's
 #   netloss   3 % random loss by nftables in a namespace (retransmissions
 #             too), 8 Mbit/s tbf, 20 ms: the target holds (>= 80 % of the
 #             4 Mbit/s asked for), 99 % of the frames decode
 #   copy      -c copy with cc 1 sends the clip's bytes unchanged (its payload
 #             octets differ from cc 0's only by the FU-A headers of the extra
-#             fragments), warns that nothing adapts, and reports a target;
+#             fragments and the NAL headers they replace), warns that nothing
+#             adapts, and reports a target;
 #             by default the same packets and target, without the warning.
 set -eu
 build=$1 what=$2
