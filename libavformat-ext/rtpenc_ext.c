@@ -134,6 +134,7 @@ static int start_feedback(AVFormatContext *s1)
         .rtx_pt          = e->rtx_pt,
         .rtx_ssrc        = e->rtx_ssrc,
         .max_share       = e->nack_max_share,
+        .dup_loss        = e->nack_dup_loss,
         .sr_interval     = e->sr_interval,
         .stats_interval  = e->stats_interval,
         .stats_file      = e->stats_file,

@@ -63,6 +63,7 @@ typedef struct FFRTPEncExt {
     int rtx_pt;
     uint32_t rtx_ssrc;
     double nack_max_share;
+    double nack_dup_loss;
     int64_t sr_interval, stats_interval, kf_min_interval;
     char *stats_file;
     int bye;
@@ -126,6 +127,9 @@ typedef struct FFRTPEncExt {
       AV_OPT_FLAG_ENCODING_PARAM },                                                     \
     { "nack_max_share", "retransmissions at most this share of the media bitrate",     \
       offsetof(ctx, field.nack_max_share), AV_OPT_TYPE_DOUBLE, { .dbl = 0.3 }, 0, 1,    \
+      AV_OPT_FLAG_ENCODING_PARAM },                                                     \
+    { "nack_dup_loss", "resend twice from this loss rate (0: never)",                  \
+      offsetof(ctx, field.nack_dup_loss), AV_OPT_TYPE_DOUBLE, { .dbl = 0.02 }, 0, 1,    \
       AV_OPT_FLAG_ENCODING_PARAM },                                                     \
     { "rtx_pt", "RFC 4588 RTX payload type for retransmissions (-1: resend the original packet)", \
       offsetof(ctx, field.rtx_pt), AV_OPT_TYPE_INT, { .i64 = -1 }, -1, 127,             \

@@ -117,6 +117,7 @@ struct FFRTPFeedback {
     int nack_before_kf;             ///< NACKs not in the history, for packets before that keyframe
     int64_t min_rtt;                ///< us, the smallest RTT of any receiver, 0: none yet
     int tail_probes;                ///< see ff_rtpfb_tail_probe()
+    uint64_t nack_copies;           ///< second copies of resends, see ff_rtp_hist_copy()
     uint64_t replaced;              ///< receivers whose place a new one took
 
     FFRTPCC *cc;                    ///< NULL without congestion control
@@ -246,6 +247,19 @@ static void unrepairable(FFRTPFeedback *fb, uint16_t seq, int64_t now)
     request_keyframe(fb, now);
 }
 
+/** len bytes were resent at now. Under lock. */
+static void resent(FFRTPFeedback *fb, int len, int64_t now)
+{
+    fb->st.retransmitted++;
+    fb->st.retransmitted_octets += len;
+    if (fb->cc) {
+        /* bytes resent, decaying with a 1 s time constant: about the
+         * last second's worth */
+        fb->rtx_ewma = fb->rtx_ewma * exp(-(now - fb->rtx_ewma_time) / 1e6) + len;
+        fb->rtx_ewma_time = now;
+    }
+}
+
 /** Answer a NACK for seq. Returns 1 if seq is in the history (resent or
  *  over budget), 0 if not. Under lock. */
 static int retransmit(FFRTPFeedback *fb, uint16_t seq, int64_t now)
@@ -274,13 +288,14 @@ static int retransmit(FFRTPFeedback *fb, uint16_t seq, int64_t now)
     }
     if (ff_rtp_sender_send_now(fb->sender, pkt, len) >= 0) {
         ff_rtp_hist_resent(fb->hist, seq, now);
-        fb->st.retransmitted++;
-        fb->st.retransmitted_octets += len;
-        if (fb->cc) {
-            /* bytes resent, decaying with a 1 s time constant: about the
-             * last second's worth */
-            fb->rtx_ewma = fb->rtx_ewma * exp(-(now - fb->rtx_ewma_time) / 1e6) + len;
-            fb->rtx_ewma_time = now;
+        resent(fb, len, now);
+        /* under heavy loss the resend is lost as often as the original,
+         * and its frame waits a round trip more (Janus asks again only
+         * after ~150 ms): a second copy, from the budget's upper half */
+        if (ff_rtp_hist_copy(fb->hist, seq, now, &pkt, &len) &&
+            ff_rtp_sender_send_now(fb->sender, pkt, len) >= 0) {
+            resent(fb, len, now);
+            fb->nack_copies++;
         }
     }
     return 1;
@@ -543,12 +558,13 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
            "%"PRIu64" from others dropped; "
            "NACKs %"PRIu64" for %"PRIu64" packets: %"PRIu64" resent, %"PRIu64" not in history "
            "(%d not sent yet), %d again within a round trip (not resent), "
-           "%"PRIu64" over budget; PLI %"PRIu64", FIR %"PRIu64", keyframe requests %"PRIu64" "
+           "%"PRIu64" over budget, %"PRIu64" second copies (loss %.1f %%); PLI %"PRIu64", FIR %"PRIu64", keyframe requests %"PRIu64" "
            "(%d NACKs the history could not answer asked for one, %d came after a keyframe had); "
            "%d tail probes\n",
            final ? " (final)" : "", ss.packets, st->sr_sent, st->rtcp_received, st->rtcp_malformed,
            ss.rtcp_foreign, st->nack_packets, st->nacked, st->retransmitted, st->nack_missed, fb->nack_ahead, fb->nack_early,
-           st->nack_rate_limited, st->pli, st->fir, st->keyframe_requests, fb->kf_unrepairable,
+           st->nack_rate_limited, fb->nack_copies, fb->hist ? ff_rtp_hist_loss(fb->hist) * 100 : 0,
+           st->pli, st->fir, st->keyframe_requests, fb->kf_unrepairable,
            fb->nack_before_kf, fb->tail_probes);
     if (ss.paced_bursts)
         av_log(fb->logctx, AV_LOG_VERBOSE,
@@ -584,14 +600,15 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
                "\"rtcp_foreign\":%"PRIu64","
                "\"nack_packets\":%"PRIu64",\"nacked\":%"PRIu64",\"retransmitted\":%"PRIu64","
                "\"retransmitted_octets\":%"PRIu64",\"nack_missed\":%"PRIu64",\"nack_rate_limited\":%"PRIu64","
+               "\"nack_copies\":%"PRIu64",\"nack_loss\":%.4f,"
                "\"pli\":%"PRIu64",\"fir\":%"PRIu64",\"keyframe_requests\":%"PRIu64","
                "\"pace_rate\":%.0f,\"pace_delay_p50_ms\":%.2f,\"pace_delay_p95_ms\":%.2f,"
                "\"pace_delay_max_ms\":%.2f,\"pace_bursts\":%"PRIu64",\"pace_forced_drains\":%"PRIu64","
                "\"send_syscalls\":%"PRIu64",\"final\":%s,",
                now, st->ssrc, ss.packets, ss.payload_bytes, st->sr_sent, st->rtcp_received,
                st->rtcp_malformed, ss.rtcp_foreign, st->nack_packets, st->nacked, st->retransmitted,
-               st->retransmitted_octets, st->nack_missed, st->nack_rate_limited, st->pli,
-               st->fir, st->keyframe_requests, ss.pace_rate, ss.delay_p50_ms, ss.delay_p95_ms,
+               st->retransmitted_octets, st->nack_missed, st->nack_rate_limited, fb->nack_copies,
+               fb->hist ? ff_rtp_hist_loss(fb->hist) : 0, st->pli, st->fir, st->keyframe_requests, ss.pace_rate, ss.delay_p50_ms, ss.delay_p95_ms,
                ss.delay_max_ms, ss.paced_bursts, ss.forced_drains, ss.syscalls,
                final ? "true" : "false");
     if (fb->cc)
@@ -718,6 +735,7 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
             .rtx_ssrc   = fb->cfg.rtx_ssrc,
             .rtx_seq    = rtx_seq,
             .max_share  = cfg->max_share,
+            .dup_loss   = cfg->dup_loss,
             /* packet_size is the limit on the wire: an RTX resend adds 2 */
             .max_packet = cfg->packet_size - (cfg->rtx_pt >= 0 ? 2 : 0),
         };

@@ -34,6 +34,7 @@ typedef struct FFRTPFeedbackConfig {
     int rtx_pt;                 ///< RFC 4588 payload type, -1: plain resend
     uint32_t rtx_ssrc;          ///< 0: random
     double max_share;           ///< retransmissions / media bitrate
+    double dup_loss;            ///< loss rate from which a resend goes out twice, 0: never
     int64_t sr_interval;        ///< us, 0: RFC 3550 rule
     int64_t stats_interval;     ///< us, 0: no periodic log
     const char *stats_file;     ///< JSON lines, or NULL

@@ -18,6 +18,7 @@
  * Foundation, Inc., 51 Franklin Street, Fifth Floor, Boston, MA 02110-1301 USA
  */
 
+#include <math.h>
 #include <string.h>
 
 #include "libavutil/common.h"
@@ -35,7 +36,11 @@ typedef struct HistEntry {
     uint32_t ts;                ///< RTP timestamp
     int64_t time;
     int64_t resent;             ///< when it was last resent, 0: never
+    int nacked;                 ///< a NACK asked for it
 } HistEntry;
+
+#define LOSS_TAU       2000000  ///< us, the loss estimate's time constant
+#define LOSS_MIN_SENT  50       ///< packets sent before it is trusted
 
 struct FFRTPHist {
     FFRTPHistConfig cfg;
@@ -46,21 +51,43 @@ struct FFRTPHist {
     double tokens;              ///< bytes the budget has left
     double ptokens;             ///< datagrams it has left
     int64_t tokens_time;
+    double cap, pcap;           ///< the budget's size at the last NACK, in bytes and datagrams
     uint16_t rtx_seq;
     uint8_t *rtx_buf;
+    /* the loss estimate: packets sent and first NACKs, decaying */
+    double loss_sent, loss_nacked;
+    int64_t loss_time;
+    int64_t added;              ///< packets added in all
+    int just_resent;            ///< the seq ff_rtp_hist_resent() was last told of, -1: none since
 };
+
+static void loss_decay(FFRTPHist *h, int64_t now)
+{
+    double k;
+
+    if (h->added && now <= h->loss_time)  /* the same moment, or a clock read a little earlier */
+        return;
+    if (h->added) {
+        k = exp(-(now - h->loss_time) / (double)LOSS_TAU);
+        h->loss_sent   *= k;
+        h->loss_nacked *= k;
+    }
+    h->loss_time = now;
+}
 
 int ff_rtp_hist_alloc(FFRTPHist **ph, const FFRTPHistConfig *cfg)
 {
     FFRTPHist *h;
 
     *ph = NULL;
-    if (cfg->history_ms < 0 || cfg->max_packet < 12 || cfg->max_share < 0)
+    if (cfg->history_ms < 0 || cfg->max_packet < 12 || cfg->max_share < 0 ||
+        !(cfg->dup_loss >= 0 && cfg->dup_loss <= 1))
         return AVERROR(EINVAL);
     if (!(h = av_mallocz(sizeof(*h))))
         return AVERROR(ENOMEM);
     h->cfg         = *cfg;
     h->rtx_seq     = cfg->rtx_seq;
+    h->just_resent = -1;
     h->media_limit = FFMIN((int64_t)cfg->history_ms * cfg->clock_rate / 1000, INT32_MAX);
     h->e           = av_calloc(FF_RTP_HIST_MAX_PACKETS, sizeof(*h->e));
     h->rtx_buf     = av_malloc(cfg->max_packet + 2);
@@ -105,6 +132,9 @@ void ff_rtp_hist_add(FFRTPHist *h, AVBufferRef **bufs, const int *sizes, int nb,
 {
     if (!h->cfg.history_ms)
         return;
+    loss_decay(h, now);
+    h->loss_sent += nb;
+    h->added     += nb;
     for (int i = 0; i < nb; i++) {
         HistEntry *e;
         uint16_t seq;
@@ -133,6 +163,7 @@ void ff_rtp_hist_add(FFRTPHist *h, AVBufferRef **bufs, const int *sizes, int nb,
         e->ts     = ts;
         e->time   = now;
         e->resent = 0;
+        e->nacked = 0;
         bufs[i] = NULL;
         h->bytes += sizes[i];
     }
@@ -182,6 +213,11 @@ enum FFRTPHistAnswer ff_rtp_hist_nack(FFRTPHist *h, uint16_t seq, int64_t now, d
     e = &h->e[(h->start + idx) % FF_RTP_HIST_MAX_PACKETS];
     if (e->seq != seq || !e->buf)
         return FF_RTP_HIST_GONE;
+    if (!e->nacked) {
+        e->nacked = 1;
+        loss_decay(h, now);
+        h->loss_nacked++;
+    }
     /* resent less than the shortest round trip ago: that copy is still on
      * its way, and a request for it again is early (GStreamer's receiver
      * asks again sooner than a round trip at 100 ms; at 10 % loss those
@@ -206,6 +242,8 @@ enum FFRTPHistAnswer ff_rtp_hist_nack(FFRTPHist *h, uint16_t seq, int64_t now, d
     h->ptokens = h->tokens_time ? FFMIN(cap / mean, h->ptokens + rate / mean * (now - h->tokens_time) / 1e6)
                                 : cap / mean;
     h->tokens_time = now;
+    h->cap  = cap;
+    h->pcap = cap / mean;
     size = e->size + (h->cfg.rtx_pt >= 0 ? 2 : 0);
     if (h->tokens < size || h->ptokens < 1)
         return FF_RTP_HIST_OVER_BUDGET;
@@ -219,8 +257,41 @@ void ff_rtp_hist_resent(FFRTPHist *h, uint16_t seq, int64_t now)
 {
     int idx;
 
-    if (h->count && (idx = (uint16_t)(seq - h->e[h->start].seq)) < h->count)
+    if (h->count && (idx = (uint16_t)(seq - h->e[h->start].seq)) < h->count) {
         h->e[(h->start + idx) % FF_RTP_HIST_MAX_PACKETS].resent = now;
+        h->just_resent = seq;
+    }
+}
+
+double ff_rtp_hist_loss(const FFRTPHist *h)
+{
+    if (h->added < LOSS_MIN_SENT || h->loss_sent <= 0)
+        return 0;
+    return FFMIN(h->loss_nacked / h->loss_sent, 1);
+}
+
+int ff_rtp_hist_copy(FFRTPHist *h, uint16_t seq, int64_t now, const uint8_t **pkt, int *len)
+{
+    HistEntry *e;
+    int idx, size;
+
+    if (h->cfg.dup_loss <= 0 || h->just_resent != seq || !h->count ||
+        (idx = (uint16_t)(seq - h->e[h->start].seq)) >= h->count)
+        return 0;
+    e = &h->e[(h->start + idx) % FF_RTP_HIST_MAX_PACKETS];
+    h->just_resent = -1;        /* one copy per resend */
+    if (e->seq != seq || !e->buf || e->resent != now || now != h->tokens_time ||
+        ff_rtp_hist_loss(h) < h->cfg.dup_loss)
+        return 0;
+    /* the budget went to the first copy already; the second one only from
+     * its upper half, so that a burst of NACKs still gets every packet once */
+    size = e->size + (h->cfg.rtx_pt >= 0 ? 2 : 0);
+    if (h->tokens - size < h->cap / 2 || h->ptokens - 1 < h->pcap / 2)
+        return 0;
+    h->tokens  -= size;
+    h->ptokens -= 1;
+    build(h, e, pkt, len);
+    return 1;
 }
 
 int ff_rtp_hist_newest(FFRTPHist *h, const uint8_t **pkt, int *len)

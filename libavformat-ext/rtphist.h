@@ -53,6 +53,7 @@ typedef struct FFRTPHistConfig {
     uint16_t rtx_seq;           ///< the first RTX sequence number
     double max_share;           ///< resent bytes / media bytes
     int max_packet;             ///< largest packet it keeps, in bytes (RTX adds 2)
+    double dup_loss;            ///< loss rate from which a resend goes out twice, 0: never
 } FFRTPHistConfig;
 
 /** What to do with a NACK for one sequence number. */
@@ -91,6 +92,22 @@ enum FFRTPHistAnswer ff_rtp_hist_nack(FFRTPHist *h, uint16_t seq, int64_t now, d
 
 /** The packet ff_rtp_hist_nack() gave for seq was sent at now. */
 void ff_rtp_hist_resent(FFRTPHist *h, uint16_t seq, int64_t now);
+
+/**
+ * The share of the packets sent lately that a receiver NACKed (each packet
+ * counted once), decaying with a 2 s time constant; 0 until 50 were sent.
+ */
+double ff_rtp_hist_loss(const FFRTPHist *h);
+
+/**
+ * A second copy of the packet just resent (ff_rtp_hist_resent() for seq at
+ * the same now): when the loss lately is at least dup_loss, a single resend
+ * is lost as often as the original, and a frame waits another round trip
+ * for it. Charged to the budget, and given only while that keeps at least
+ * half of it (the first copies of other packets come first).
+ * @return 1 with *pkt and *len set (as for ff_rtp_hist_nack()), 0 if none
+ */
+int ff_rtp_hist_copy(FFRTPHist *h, uint16_t seq, int64_t now, const uint8_t **pkt, int *len);
 
 /**
  * The newest packet, as a resend (RTX-wrapped with rtx_pt), outside the

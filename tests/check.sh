@@ -302,7 +302,7 @@ echo "== documentation"
 run docs-manpage sh -c "make -C '$ffb' doc/ffmpeg-filters.1 && \
     grep -q '^\.SS \"toi420\"' '$ffb/doc/ffmpeg-filters.1' && grep -q 'full range' '$ffb/doc/ffmpeg-filters.1'"
 run docs-manpage-rtp "$top/tests/cli/rtp-docs.sh" "$ffb" send_mode base_timestamp feedback nack nack_history \
-    nack_max_share rtx_pt rtx_ssrc sr_interval stats_interval stats_file keyframe_min_interval bye bye_delay \
+    nack_max_share nack_dup_loss rtx_pt rtx_ssrc sr_interval stats_interval stats_file keyframe_min_interval bye bye_delay \
     pace pace_factor pace_burst pace_max_delay pace_kernel dscp cc min_bitrate max_bitrate start_bitrate
 run docs-manpage-rtp-receiver sh -c "make -C '$ffb' doc/ffmpeg-protocols.1 && \
     grep -q 'nack_max_retries' '$ffb/doc/ffmpeg-protocols.1' && grep -q 'Loss recovery of the RTP receiver' '$ffb/doc/ffmpeg-protocols.1' && \

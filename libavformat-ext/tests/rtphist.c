@@ -23,10 +23,12 @@
  * answers for numbers not sent yet, gone, or resent less than a round trip
  * ago, and the resend budget: its size (a quarter second of max_share of
  * the media rate, at least 8 packets) and its refill, counted here from
- * the figures, not read from the history.
+ * the figures, not read from the history; second copies of resends under
+ * loss, against a loss estimate computed here from the event times.
  */
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +277,125 @@ static void test_budget(void)
            "100 ms later 30 small, 16 big\n");
 }
 
+/* Second copies of resends under loss: the loss estimate (first NACKs over
+ * packets sent, both decaying with a 2 s time constant) computed here from
+ * the event times, a copy only from dup_loss on and after 50 packets, the
+ * next RTX sequence number with the same OSN, one per resend, and only
+ * while the budget keeps half of itself (simulated here from the figures). */
+static FFRTPHist *hist_dup(double dup_loss)
+{
+    FFRTPHist *h;
+    FFRTPHistConfig cfg = {
+        .history_ms = 2000, .clock_rate = 90000, .rtx_pt = 97, .rtx_ssrc = 0x1234abcd,
+        .rtx_seq = 500, .max_share = 0.3, .max_packet = 1200, .dup_loss = dup_loss,
+    };
+    if (ff_rtp_hist_alloc(&h, &cfg) < 0)
+        exit(1);
+    return h;
+}
+
+static void test_copies(void)
+{
+    const int64_t T = 1000000;
+    const double cap = 0.3 * 1e6 / 4, pcap = cap / SIZE;   /* 75,000 bytes, 75 datagrams */
+    double sent = 0, tokens = cap, ptokens = pcap, loss, before;
+    const uint8_t *pkt;
+    int len, rtx_seq = 500, resends = 0, copies = 0, first_copy = -1;
+    FFRTPHist *h = hist_dup(0.02);
+
+    /* fewer than 50 packets: no estimate, no copy, at 25 % */
+    add(h, 0, 40, 0, 0, NULL);
+    for (int k = 0; k < 10; k++) {
+        CHECK(ff_rtp_hist_nack(h, 10 + k, 40000, 1e6, 0, &pkt, &len) == FF_RTP_HIST_RESEND, "40: %d", k);
+        ff_rtp_hist_resent(h, 10 + k, 40000);
+        CHECK(!ff_rtp_hist_copy(h, 10 + k, 40000, &pkt, &len), "a copy after 40 packets");
+    }
+    CHECK(ff_rtp_hist_loss(h) == 0, "loss %f after 40 packets", ff_rtp_hist_loss(h));
+    ff_rtp_hist_free(&h);
+
+    /* 1000 packets, one per ms, then NACKs at 1 s for 900, 901, ... each
+     * answered: the loss goes up by 1/sent per NACK, sent = 787.0 */
+    h = hist_dup(0.02);
+    add(h, 0, 1000, 0, 0, NULL);
+    for (int i = 0; i < 1000; i++)
+        sent += exp(-(T - 1000.0 * i) / 2e6);
+    for (int k = 0; k < 200; k++) {
+        uint16_t seq = 900 + k % 100;
+        enum FFRTPHistAnswer a = ff_rtp_hist_nack(h, seq, T, 1e6, 0, &pkt, &len);
+        int want_copy;
+
+        if (k >= 100) {
+            /* the same packets again: counted once, so the loss stays */
+            CHECK(fabs(ff_rtp_hist_loss(h) - loss) < 1e-9, "a repeated NACK changed the loss");
+            break;
+        }
+        loss = (k + 1) / sent;
+        CHECK(fabs(ff_rtp_hist_loss(h) - loss) < 1e-9, "NACK %d: loss %f, %f expected",
+              k, ff_rtp_hist_loss(h), loss);
+        if (tokens < SIZE + 2 || ptokens < 1) {
+            CHECK(a == FF_RTP_HIST_OVER_BUDGET, "NACK %d: answered past the budget", k);
+            k = 99;
+            continue;
+        }
+        CHECK(a == FF_RTP_HIST_RESEND && AV_RB16(pkt + 2) == rtx_seq && AV_RB16(pkt + 12) == seq,
+              "NACK %d: answer %d, RTX seq %d", k, a, AV_RB16(pkt + 2));
+        tokens -= SIZE + 2;
+        ptokens--;
+        rtx_seq++;
+        resends++;
+        /* a copy before the resend is known to have gone: none */
+        CHECK(!ff_rtp_hist_copy(h, seq, T, &pkt, &len), "a copy before the resend went out");
+        ff_rtp_hist_resent(h, seq, T);
+        want_copy = loss >= 0.02 && tokens - (SIZE + 2) >= cap / 2 && ptokens - 1 >= pcap / 2;
+        if (ff_rtp_hist_copy(h, seq, T, &pkt, &len)) {
+            CHECK(want_copy, "NACK %d: a copy at loss %.4f, tokens %.0f", k, loss, tokens);
+            CHECK(len == SIZE + 2 && AV_RB16(pkt + 2) == rtx_seq && AV_RB16(pkt + 12) == seq,
+                  "copy of %d: RTX seq %d (%d expected), OSN %d", seq, AV_RB16(pkt + 2), rtx_seq,
+                  AV_RB16(pkt + 12));
+            tokens -= SIZE + 2;
+            ptokens--;
+            rtx_seq++;
+            copies++;
+            if (first_copy < 0)
+                first_copy = k;
+            CHECK(!ff_rtp_hist_copy(h, seq, T, &pkt, &len), "two copies of one resend");
+        } else {
+            CHECK(!want_copy, "NACK %d: no copy at loss %.4f, tokens %.0f", k, loss, tokens);
+        }
+    }
+    /* 16 / 787 is the first at 2 %; copies stop when half the 75 kB is spent */
+    CHECK(first_copy == 15 && copies >= 5 && copies <= 15 && resends + copies == 74,
+          "first copy at NACK %d, %d copies, %d resends", first_copy, copies, resends);
+
+    /* 2 s later, one packet more: both sums decay by 1/e */
+    before = ff_rtp_hist_loss(h) * sent;
+    add(h, 1000, 1, T + 2000000, 0, NULL);
+    loss = before * exp(-1) / (sent * exp(-1) + 1);
+    CHECK(fabs(ff_rtp_hist_loss(h) - loss) < 1e-9, "decayed loss %f, %f expected",
+          ff_rtp_hist_loss(h), loss);
+    ff_rtp_hist_free(&h);
+
+    /* dup_loss 0: never a copy, at 10 % */
+    h = hist_dup(0);
+    add(h, 0, 1000, 0, 0, NULL);
+    for (int k = 0; k < 79; k++) {
+        ff_rtp_hist_nack(h, 900 + k, T, 1e6, 0, &pkt, &len);
+        ff_rtp_hist_resent(h, 900 + k, T);
+        CHECK(!ff_rtp_hist_copy(h, 900 + k, T, &pkt, &len), "dup_loss 0: a copy");
+    }
+    CHECK(ff_rtp_hist_loss(h) > 0.09, "dup_loss 0: loss %f, still estimated", ff_rtp_hist_loss(h));
+    ff_rtp_hist_free(&h);
+
+    for (int i = 0; i < 3; i++) {
+        FFRTPHistConfig bad = { .history_ms = 1000, .max_packet = 1200, .clock_rate = 90000,
+                                .dup_loss = i == 0 ? 1.5 : i == 1 ? -0.1 : NAN };
+        CHECK(ff_rtp_hist_alloc(&h, &bad) < 0 && !h, "dup_loss %f taken", bad.dup_loss);
+    }
+    printf("copies: loss within 1e-9 of its reference, first copy at 16/787 = 2.03 %%, %d copies "
+           "beside %d resends until half the budget, none below 50 packets or with dup_loss 0\n",
+           copies, resends);
+}
+
 int main(void)
 {
     FFRTPHist *h;
@@ -284,6 +405,7 @@ int main(void)
     test_answers();
     test_rtx();
     test_budget();
+    test_copies();
     if (failures) {
         printf("%d checks failed\n", failures);
         return 1;

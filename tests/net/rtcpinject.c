@@ -506,8 +506,9 @@ int main(int argc, char **argv)
                 first = seq;
             if ((uint16_t)(seq - first) >= count * every || (uint16_t)(seq - first) % every)
                 continue;
-            if (got[seq]++) {           /* seen before: a resend */
-                resent++;
+            if (got[seq]++) {           /* seen before: a resend (a second
+                                         * copy under loss not counted) */
+                resent += got[seq] == 2;
                 continue;
             }
             wb16(b + 12, seq); wb16(b + 14, 0);
