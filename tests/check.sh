@@ -246,8 +246,8 @@ if [ "$series" != 7.1 ]; then
     echo "   H.264 (webrtcbin) and VP8 (libwebrtc; Janus with a libwebrtc viewer that joins mid-GOP) decoded, a keyframe"
     echo "   request answered, transport-cc and SRTCP read, the DELETE; 5 % random loss repaired by RTX; a 1.5 Mbit/s"
     echo "   router queue under a 2.5 Mbit/s request (H.264 and VP8)"
-    # janus-loss is in make bench only: Janus NACKs a packet twice, 155 ms
-    # apart, and libwebrtc's viewer gives up a frame sooner (doc/whip.md)
+    # janus-loss is in make bench only: one timing-bound run against an
+    # SFU that NACKs a packet twice, 155 ms apart (doc/whip.md)
     for t in gst loss bottleneck wrtc wrtc-loss wrtc-bottleneck janus; do
         run "whip-$t" env DUR=$(case $t in gst|wrtc|janus) echo 10 ;; janus-loss) echo 15 ;; *) echo 20 ;; esac) \
             "$top/tests/whip/whip.sh" "$build" "$t"
