@@ -64,18 +64,6 @@
  *   lag the cuts), less than 2 % lets it grow 8 % a second, and at least
  *   to the delay-based rate (a burst of loss does not hold the target down
  *   once it has passed).
- * - Beside a loss-based flow (a TCP upload): when the queue's floor, its
- *   lowest over the last 2-4 s, stays above 25 ms, the queue is not this
- *   sender's (it drains its own within a second of a cut) and its delay
- *   says nothing this sender can change: overuse no longer cuts, the rate
- *   grows by 4 packets per RTT and a loss of 0.5 % or more in a loss
- *   interval cuts it to 0.85 x what got through (once per RTT + 300 ms),
- *   an AIMD flow more eager than TCP's one packet and 0.7 x per loss
- *   event, since every loss interval that shows loss cuts it.
- *   The queue below 12.5 ms ends it. (GCC's answer is the adaptive
- *   threshold, which libwebrtc lowers four times as fast as it raises it:
- *   in the unit test's model of a TCP upload it stayed at its floor, and
- *   the video kept 18-20 % of the link, 39-62 % this way.)
  * - The target is the smallest of the two, and of a receiver's REMB. A
  *   REMB holds FF_RTPCC_REMB_TIMEOUT after the last one (a receiver that
  *   means it sends one every second or more often), and a REMB below the
@@ -119,11 +107,6 @@
 #define DEFAULT_RTT     100000
 #define LINK_STALE      2000000     ///< µs without a decrease: the link estimate is forgotten
 #define STARTUP_EXIT_DELAY 20.0     ///< ms of queue built up (smoothed) that ends the start-up
-#define COMP_WINDOW     2000000     ///< µs: the queue's floor is the lowest over the last two of these
-#define COMP_QUEUE      25.0        ///< ms: a floor above it means a loss-based flow keeps the queue
-#define COMP_LOSS       0.005       ///< beside one, the loss that cuts the rate
-#define COMP_BETA       0.85        ///< by this (TCP: 0.5, CUBIC 0.7)
-#define COMP_ADD        4.0         ///< packets per round trip it grows by (TCP: 1)
 
 typedef struct Group {
     int64_t first_send, last_send;
@@ -149,11 +132,6 @@ struct FFRTPCC {
     enum FFRTPCCUsage usage;
 
     double min_smoothed;            ///< ms, the lowest smoothed delay yet: an empty queue
-    /* the queue's floor: the lowest queue in this window and the last */
-    double qfloor_cur, qfloor_prev;
-    int64_t qfloor_start;
-    int qfloor_windows;
-    int competing;                  ///< a loss-based flow keeps the queue: loss is the signal
 
     /* AIMD */
     int startup;                    ///< doubling per response time, until congestion
@@ -332,36 +310,6 @@ static double fit_slope(const FFRTPCC *cc)
     return den > 0 ? num / den : 0;
 }
 
-/**
- * The queue's floor: its lowest over the last two COMP_WINDOWs. This
- * sender drains the queue it builds within a second of a cut (0.85 x what
- * got through); a floor that stays above COMP_QUEUE means a loss-based
- * flow (a TCP upload) keeps the queue full beside it. Against one, the
- * delay it adds is no signal of this sender's own: cutting on it hands
- * the link over (14-17 % of a 6 Mbit/s link in the unit test's model of a
- * TCP upload), and loss is what both then react to, as TCP does. The
- * queue drained (below half of COMP_QUEUE) ends it: the flow has gone, or
- * cuts for loss emptied it.
- */
-static void queue_floor(FFRTPCC *cc, double q, int64_t now)
-{
-    if (!cc->qfloor_start || now - cc->qfloor_start >= COMP_WINDOW) {
-        if (cc->qfloor_start)
-            cc->qfloor_windows++;
-        cc->qfloor_prev  = cc->qfloor_start ? cc->qfloor_cur : q;
-        cc->qfloor_cur   = q;
-        cc->qfloor_start = now;
-    }
-    cc->qfloor_cur = FFMIN(cc->qfloor_cur, q);
-    if (!cc->competing && cc->qfloor_windows >= 2 &&
-        FFMIN(cc->qfloor_cur, cc->qfloor_prev) > COMP_QUEUE) {
-        cc->competing = 1;
-        cc->st.competing_entered++;
-    } else if (cc->competing && q < COMP_QUEUE / 2) {
-        cc->competing = 0;
-    }
-}
-
 /** Two complete groups: one more delay gradient. */
 static void group_delta(FFRTPCC *cc, const Group *a, const Group *b, int64_t now)
 {
@@ -376,7 +324,6 @@ static void group_delta(FFRTPCC *cc, const Group *a, const Group *b, int64_t now
     cc->acc_delay += d;
     cc->smoothed   = SMOOTHING * cc->smoothed + (1 - SMOOTHING) * cc->acc_delay;
     cc->min_smoothed = FFMIN(cc->min_smoothed, cc->smoothed);
-    queue_floor(cc, cc->smoothed - cc->min_smoothed, now);
     if (cc->t_count == TREND_WINDOW) {
         cc->t_start = (cc->t_start + 1) % TREND_WINDOW;
         cc->t_count--;
@@ -446,7 +393,7 @@ static void aimd(FFRTPCC *cc, int64_t now)
         cc->last_change = now;
     dt = FFMIN((now - cc->last_change) / 1e6, 1.0);
 
-    switch (cc->competing ? FF_RTPCC_NORMAL : cc->usage) {
+    switch (cc->usage) {
     case FF_RTPCC_OVERUSE:
         cc->state = FF_RTPCC_DECREASE;
         break;
@@ -484,9 +431,7 @@ static void aimd(FFRTPCC *cc, int64_t now)
                 cc->startup = 0;
             break;
         }
-        if (cc->competing) {
-            cc->rate += COMP_ADD * 1200 * 8 / (FFMAX(cc->rtt, 10000) / 1e6) * dt;
-        } else if (cc->link_avg >= 0 &&
+        if (cc->link_avg >= 0 &&
             cc->rate / 1000.0 < cc->link_avg + 3 * sqrt(cc->link_var * cc->link_avg) + 1) {
             /* near the link's rate: about one packet more per response time */
             double response = (cc->rtt + 100000) / 1e6;
@@ -557,15 +502,6 @@ static void loss_update(FFRTPCC *cc, double fraction, int64_t now)
         cc->loss_last_update = now;
     dt = FFMIN((now - cc->loss_last_update) / 1e6, 1.0);
     cc->loss = fraction;
-    if (cc->competing && fraction >= COMP_LOSS && cc->acked > 0 &&
-        now - cc->last_decrease >= cc->rtt + 300000) {
-        /* beside a loss-based flow: its signal, with the delay-based cut */
-        if (COMP_BETA * cc->acked < cc->rate) {
-            cc->rate = COMP_BETA * cc->acked;
-            cc->st.decreases++;
-        }
-        cc->last_decrease = now;
-    }
     if (fraction > LOSS_HIGH) {
         /* once per response time: the last cut has not shown yet */
         if (!cc->loss_decreased || now - cc->last_loss_decrease >= cc->rtt + 300000) {
@@ -733,5 +669,4 @@ void ff_rtpcc_get_stats(const FFRTPCC *cc, FFRTPCCStats *st)
     st->trend         = cc->modified;
     st->threshold     = cc->threshold;
     st->loss          = cc->loss;
-    st->competing     = cc->competing;
 }
