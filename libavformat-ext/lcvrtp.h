@@ -185,6 +185,7 @@ typedef struct LCVRTPReceiveStats {
     uint64_t queue_overflows;   ///< packets handed on early: the reorder queue held 16 MiB
     uint64_t resyncs;           ///< times the stream was followed again after packets far ahead took its place
     uint64_t strays;            ///< packets far ahead dropped from the reorder queue: the stream went on without them
+    uint64_t kernel_stamps;     ///< packets whose arrival time (transport-cc) is the kernel's (SO_TIMESTAMPNS)
 } LCVRTPReceiveStats;
 
 /**

@@ -90,6 +90,7 @@ struct FFRTPDecExt {
 
     int need_keyframe;
     int64_t next_due;           ///< when feedback may be due next; 0: now
+    int64_t arrival;            ///< µs, the kernel's receive time of the datagram read last, 0 unknown
     int64_t last_keyframe_req;
     uint8_t fir_seq;
     int64_t last_log;
@@ -269,6 +270,12 @@ int ff_rtpdec_ext_nacks(const RTPDemuxContext *s)
     return s->ext && s->ext->nack.nack;
 }
 
+void ff_rtpdec_ext_arrival(RTPDemuxContext *s, int64_t arrival)
+{
+    if (s->ext)
+        s->ext->arrival = arrival;
+}
+
 int ff_rtpdec_ext_active(const RTPDemuxContext *s)
 {
     return s->ext && (s->ext->nack.nack || s->ext->pli || s->ext->fir || s->ext->twcc);
@@ -283,7 +290,13 @@ int ff_rtpdec_ext_packet(RTPDemuxContext *s, uint8_t *buf, int *len)
     if (!e || *len < 12)
         return 0;
     if (e->twcc) {
-        ff_rtp_twcc_recv_packet(e->twcc, buf, *len, av_gettime_relative());
+        /* the kernel's receive time where the socket gives one: the time
+         * this thread got to the datagram adds its own scheduling, and
+         * the sender's delay-based congestion control reads that as queue */
+        if (e->arrival > 0)
+            e->st.kernel_stamps++;
+        ff_rtp_twcc_recv_packet(e->twcc, buf, *len, e->arrival > 0 ? e->arrival : av_gettime_relative());
+        e->arrival = 0;
         e->next_due = FFMIN(e->next_due, ff_rtp_twcc_recv_due(e->twcc));
     }
     pt = buf[1] & 0x7f;
@@ -543,14 +556,14 @@ int ff_rtpdec_ext_write_stats(const RTPDemuxContext *s, int stream_index,
                    "\"plis\":%"PRIu64",\"firs\":%"PRIu64",\"pending\":%"PRIu64","
                    "\"rtt_ms\":%.3f,\"reorder_wait_ms\":%.3f,\"twcc_reports\":%"PRIu64","
                    "\"decodable_ms\":%.3f,\"au_overflows\":%"PRIu64",\"queue_overflows\":%"PRIu64","
-                   "\"resyncs\":%"PRIu64",\"strays\":%"PRIu64","
+                   "\"resyncs\":%"PRIu64",\"strays\":%"PRIu64",\"kernel_stamps\":%"PRIu64","
                    "\"final\":%s}\n",
                    now, stream_index, st->ssrc, st->packets, st->missing, st->recovered,
                    st->rtx_packets, st->reordered, st->lost, st->late, st->duplicates,
                    st->skipped, st->seq_jumps, st->nack_packets, st->nacked, st->plis,
                    st->firs, st->pending, st->rtt_ms, st->reorder_wait_ms, st->twcc_reports,
                    s->ext ? decodable_ms(s->ext) : -1, st->au_overflows, st->queue_overflows,
-                   st->resyncs, st->strays, final ? "true" : "false");
+                   st->resyncs, st->strays, st->kernel_stamps, final ? "true" : "false");
     if (len < 0 || len >= sizeof(line))
         return AVERROR(ENOMEM);
     avio_write(pb, line, len);

@@ -135,6 +135,13 @@ int ff_rtpdec_ext_nacks(const struct RTPDemuxContext *s);
 /** Whether this stream's feedback is the extension's. */
 int ff_rtpdec_ext_active(const struct RTPDemuxContext *s);
 
+/**
+ * The kernel's receive time of the datagram the demuxer read last (µs,
+ * av_gettime_relative()'s clock; 0: not known), for the next packet parsed:
+ * its transport-cc arrival time.
+ */
+void ff_rtpdec_ext_arrival(struct RTPDemuxContext *s, int64_t arrival);
+
 /** The SDP parser's a= line of the last stream: 1 if consumed (see
  *  ff_rtpdec_ext_sdp_a_line()). */
 int ff_rtsp_ext_sdp_a_line(AVFormatContext *s, const char *line);
@@ -162,6 +169,10 @@ int ff_rtsp_ext_drain(AVFormatContext *s, AVPacket *pkt);
  *         end of the reorder wait (wait_end, 0 if none) comes sooner
  */
 int ff_rtsp_ext_feedback_all(AVFormatContext *s, int timeout_ms, int64_t wait_end);
+
+/** The RTSP/SDP demuxer read a datagram of rtsp_st: pass on when the kernel
+ *  received it. */
+void ff_rtsp_ext_received(AVFormatContext *s, struct RTSPStream *rtsp_st);
 
 /**
  * Before the demuxer's streams are closed: the last statistics line of

@@ -44,10 +44,12 @@
 #include "rtpdec_ext.h"
 #include "rtsp.h"
 #include "url.h"
+#if CONFIG_RTP_PROTOCOL
+#include "rtpproto.h"
+#endif
 #if CONFIG_RTSP_DEMUXER && CONFIG_RTP_PROTOCOL
 #include <errno.h>
 #include "network.h"
-#include "rtpproto.h"
 #endif
 
 #define NACK_QUEUE_SIZE  4096       ///< reorder queue default with NACKs (1 s at 40 Mbit/s of 1200-byte packets)
@@ -214,6 +216,16 @@ int ff_rtsp_ext_feedback_all(AVFormatContext *s, int timeout_ms, int64_t wait_en
     if (t >= timeout_ms * 1000LL)
         return timeout_ms;
     return t <= 0 ? 0 : (int)((t + 999) / 1000);
+}
+
+void ff_rtsp_ext_received(AVFormatContext *s, RTSPStream *rtsp_st)
+{
+#if CONFIG_RTP_PROTOCOL
+    const RTSPState *rt = s->priv_data;
+
+    if (rt->transport == RTSP_TRANSPORT_RTP && rtsp_st->transport_priv && rtsp_st->rtp_handle)
+        ff_rtpdec_ext_arrival(rtsp_st->transport_priv, ff_rtp_get_arrival(rtsp_st->rtp_handle));
+#endif
 }
 
 #if CONFIG_RTSP_DEMUXER

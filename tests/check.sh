@@ -235,8 +235,8 @@ done
 echo "== congestion control (on by default for video): the transport-cc extension on the wire, the receiver's feedback,"
 echo "   live 720p asked for 6 Mbit/s through 3 Mbit/s (and from its first packet), beside a TCP upload"
 echo "   through a kernel bottleneck (network namespaces of its own), random loss by nftables, no added pacer wait on a good link,"
-echo "   -c copy unchanged (127.0.0.1)"
-for t in wire feedback gst-feedback ccfb rtsp constant start tcp netloss goodlink copy; do
+echo "   -c copy unchanged, transport-cc arrival times from the kernel under a stalling receiver (127.0.0.1)"
+for t in wire feedback gst-feedback ccfb rtsp constant start tcp netloss goodlink copy stall; do
     run "rtp-cc-$t" "$top/tests/rtp/cc.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-cc-$t.log"
 done

@@ -28,6 +28,9 @@
  *                and its second byte (RTP: marker and payload type; RTCP:
  *                200-207). What the kernel's fq qdisc would be given, where
  *                no fq is there to show it.
+ *   nostamp      setsockopt(SO_TIMESTAMPNS) fails with ENOPROTOOPT (a kernel
+ *                or system without it): a receiver then takes arrival times
+ *                from the clock when it reads a datagram.
  * Each injected failure (or drop) is counted and the total written to
  * stderr at exit.
  */
@@ -55,7 +58,7 @@ static long drop_ppm;
 static unsigned long long drop_seed = 1;
 static atomic_long calls, injected;
 
-enum { NONE, GSO_EIO, MMSG_ENOSYS, ENOBUFS_N, EAGAIN_N, DROP, TXTIME };
+enum { NONE, GSO_EIO, MMSG_ENOSYS, ENOBUFS_N, EAGAIN_N, DROP, TXTIME, NOSTAMP };
 static FILE *txtime_log;
 
 __attribute__((constructor)) static void init(void)
@@ -65,6 +68,8 @@ __attribute__((constructor)) static void init(void)
         return;
     if (!strcmp(m, "gso-eio"))
         mode = GSO_EIO;
+    else if (!strcmp(m, "nostamp"))
+        mode = NOSTAMP;
     else if (!strcmp(m, "mmsg-enosys"))
         mode = MMSG_ENOSYS;
     else if (!strncmp(m, "enobufs:", 8))
@@ -90,6 +95,21 @@ __attribute__((destructor)) static void fini(void)
 {
     if (mode)
         fprintf(stderr, "sendfail: %ld failures injected\n", (long)atomic_load(&injected));
+}
+
+int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
+{
+    static int (*real)(int, int, int, const void *, socklen_t);
+    if (!real)
+        real = dlsym(RTLD_NEXT, "setsockopt");
+#ifdef SO_TIMESTAMPNS
+    if (mode == NOSTAMP && level == SOL_SOCKET && name == SO_TIMESTAMPNS) {
+        atomic_fetch_add(&injected, 1);
+        errno = ENOPROTOOPT;
+        return -1;
+    }
+#endif
+    return real(fd, level, name, val, len);
 }
 
 static int is_udp(int fd)

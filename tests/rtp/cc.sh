@@ -47,6 +47,11 @@
 #             fragments and the NAL headers they replace), warns that nothing
 #             adapts, and reports a target;
 #             by default the same packets and target, without the warning.
+#   stall     our receiver stopped 60 ms every 400 ms: the arrival times its
+#             transport-cc feedback reports (tshark) are the capture's within
+#             0.5 ms (the kernel's, SO_TIMESTAMPNS) and show no delay the
+#             capture does not; with the socket option refused they show
+#             the stalls (the test bites)
 set -eu
 build=$1 what=$2
 . "$(dirname "$0")/lib.sh"
@@ -449,6 +454,8 @@ test_tcp() {
             awk -v f="${first:-0}" '{ printf "%.1f %.0f\n", 1 + ($1 - f) / 1e6, $2 / 1000 }' > "$TCP_OUT.target"
         awk -F'time=' '/time=/ { split($2, a, " "); printf "%.1f %s\n", 2 + n++ * 0.2, a[1] }' "$work/tcp.ping" \
             > "$TCP_OUT.ping"
+        cp "$work/tcp.send.log" "$TCP_OUT.send.log"
+        [ ! -e "$work/tcp.json" ] || cp "$work/tcp.json" "$TCP_OUT.json"
     fi
     if [ -n "${TCP_MEASURE:-}" ]; then
         note "result $video $tcp $((video * 100 / 6000)) $frames $sent $errs ${rtt:-?} $win"
@@ -600,6 +607,87 @@ test_copy() {
     [ "$warned" = 0 ] || die "-c copy by default, the muxer warned: $(grep '^\[rtp @' "$work/copydefault.log" | head -3)"
 }
 
+# stall: a receiver whose reading stalls, as on a busy host: live 640x360
+# at 1 Mbit/s with default options (send_mode mmsg: one datagram per
+# capture frame) straight to our receiver on 127.0.0.1, which is stopped
+# for STALL_MS (default 60) every 400 ms (SIGSTOP, SIGCONT) for 8 s. The
+# datagrams that came during a stall are read together after it. tshark
+# decodes the transport-cc feedback and the RTP packets' transport-wide
+# numbers on the loopback capture (tests/tshark/twcc-arrivals.py): with the
+# kernel's receive times (SO_TIMESTAMPNS, the rtpproto patch) the gap the
+# receiver reports between two packets is within 0.5 ms of the capture's at
+# the 99th percentile (a delta is in 250 us units), and the receiver counted
+# every packet as kernel-stamped (kernel_stamps). The same receiver with the
+# socket option refused (tests/net/sendfail.so SENDFAIL=nostamp, the time
+# it read them) is measured in the same run: its largest difference is the
+# stall's (10 ms at least, or the test could not tell).
+test_stall() {
+    local src="testsrc2=s=640x360:r=25,noise=alls=12:allf=t"
+    local enc=(-c:v libx264 -preset veryfast -tune zerolatency -b:v 1M -maxrate 1M -bufsize 200k
+               -g 50 -bf 0 -pix_fmt yuv420p)
+    local ms=${STALL_MS:-60} k pre
+    [ "$ms" -ge 1 ] && [ "$ms" -le 300 ] || die "STALL_MS $ms: 1 to 300"
+    [ -e "$tools/sendfail.so" ] || die "no $tools/sendfail.so (make $tools/sendfail.so)"
+    command -v tshark > /dev/null || die "tshark is not installed (scripts/install-deps test)"
+    for k in stamp nostamp; do
+        local p; p=$(port)
+        pre=()
+        [ $k = stamp ] || pre=(env LD_PRELOAD="$tools/sendfail.so" SENDFAIL=nostamp)
+        "$ffmpeg" -nostdin -v error -f lavfi -i "$src" "${enc[@]}" -frames:v 1 -f rtp \
+            -sdp_file "$work/stall-$k.sdp" "rtp://127.0.0.1:$p?pkt_size=1200" > /dev/null
+        timeout 30 tshark -q -i lo -f "udp port $p or udp port $((p + 1))" -w "$work/stall-$k.pcap" \
+            > "$work/stall-$k.tshark.log" 2>&1 &
+        local cap=$!
+        "${pre[@]}" timeout 30 "$ffmpeg" -nostdin -v verbose -protocol_whitelist file,udp,rtp \
+            -sdp_flags rtcp_to_source -stats_file "$work/stall-$k.recv.json" -stats_interval 0 \
+            -i "$work/stall-$k.sdp" -f null - 2> "$work/stall-$k.recv.log" &
+        recv_pid=$!
+        wait_udp "$p"
+        for _ in $(seq 100); do grep -q "Capturing on" "$work/stall-$k.tshark.log" && break; sleep 0.05; done
+        timeout 30 "$ffmpeg" -nostdin -v verbose -re -readrate_initial_burst 0 -f lavfi -i "$src" -t 8 "${enc[@]}" \
+            -f rtp -send_mode mmsg -stats_file "$work/stall-$k.json" -stats_interval 1 \
+            "rtp://127.0.0.1:$p?pkt_size=1200" > "$work/stall-$k.send.log" 2>&1 &
+        local send=$! end=$((SECONDS + 20)) rpid
+        sleep 0.5
+        # the receiver itself, under timeout
+        rpid=$(pgrep -n -P "$recv_pid") || die "stall-$k: no receiver process"
+        # the stalls, bounded in count and time
+        for _ in $(seq 20); do
+            kill -0 "$send" 2> /dev/null && [ $SECONDS -lt $end ] || break
+            kill -STOP "$rpid" 2> /dev/null || break
+            sleep "$(printf '0.%03d' "$ms")"
+            kill -CONT "$rpid" 2> /dev/null || break
+            sleep "$(printf '0.%03d' $((400 - ms)))"
+        done
+        kill -CONT "$rpid" 2> /dev/null || true
+        wait "$send" || die "stall-$k: the sender failed: $(tail -3 "$work/stall-$k.send.log")"
+        wait "$recv_pid" || true
+        sleep 0.5
+        kill -INT "$cap" 2> /dev/null || true
+        wait "$cap" 2> /dev/null || true
+        eval "r_$k=\"$(/usr/bin/python3 "$(dirname "$0")/../tshark/twcc-arrivals.py" "$work/stall-$k.pcap" "$p")\""
+    done
+    local ks pk kn
+    ks=$(json "$work/stall-stamp.recv.json" kernel_stamps) pk=$(json "$work/stall-stamp.recv.json" packets)
+    kn=$(json "$work/stall-nostamp.recv.json" kernel_stamps)
+    set -- $r_stamp; local sn=$1 s50=$2 s99=$3 smax=$4 sq=$5
+    set -- $r_nostamp; local nn=$1 n50=$2 n99=$3 nmax=$4 nq=$5
+    note "receiver stopped ${ms} ms every 400 ms; reported gap between two packets against the capture's," \
+         "p50/p99/max ms, and the most delay reported that the capture did not show: kernel receive times" \
+         "$s50/$s99/$smax, $sq ms over $sn pairs ($ks of $pk packets stamped," \
+         "$(json "$work/stall-stamp.json" cc_decreases) rate decreases); the time of reading $n50/$n99/$nmax, $nq ms" \
+         "over $nn pairs ($kn stamped, $(json "$work/stall-nostamp.json" cc_decreases) decreases)"
+    [ -n "$ks" ] && [ -n "$pk" ] && [ "$pk" -gt 300 ] || die "no receiver statistics"
+    [ "$sn" -ge 200 ] && [ "$nn" -ge 200 ] || die "too few packet pairs to compare ($sn, $nn)"
+    [ "$ks" = "$pk" ] || die "only $ks of $pk packets had the kernel's receive time"
+    [ "$kn" = 0 ] || die "with the socket option refused, $kn packets still had the kernel's receive time"
+    awk -v a="$nq" -v m="$ms" 'BEGIN { exit !(a >= m / 2) }' ||
+        die "the time of reading showed $nq ms of delay that was not there: the stalls did not show ($((ms / 2)) expected)"
+    awk -v a="$s99" -v q="$sq" 'BEGIN { exit !(a <= 0.5 && q <= 1) }' ||
+        die "with the kernel's receive times the reported gaps were off by $s99 ms at the 99th percentile (0.5 at most)" \
+            "and showed $sq ms of delay that was not there (1 at most)"
+}
+
 case $what in
 wire)     test_wire ;;
 feedback) test_feedback ;;
@@ -612,6 +700,7 @@ tcp)      test_tcp ;;
 netloss)  test_netloss ;;
 goodlink) test_goodlink ;;
 copy)     test_copy ;;
+stall)    test_stall ;;
 *)        die "unknown test $what" ;;
 esac
 echo "PASS: cc $what"
