@@ -29,6 +29,7 @@
  */
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,12 @@ typedef struct Scenario {
     int queue_bytes;
     double random_loss;         /* after the queue */
     int64_t max_bitrate, start_bitrate, min_bitrate;
+    /* a live encoder: its rate follows the target with this time constant
+     * (µs; 0: at once), and every 2 s a keyframe of keyframe x a frame's
+     * bytes (25 frames a second) leaves at 2 x the target (the pacer) */
+    int64_t encoder_lag;
+    double keyframe;
+    double fixed_rate;          /* bit/s: a sender that does not follow the target */
 } Scenario;
 
 typedef struct Sim {
@@ -152,6 +159,8 @@ static void run(const Scenario *sc, FFRTPCCStats *final)
     int64_t end = end_of(sc), t = 0, next_report = FB_INTERVAL;
     static Bottleneck q;
     int reported = 0;           /* packets before this were reported */
+    double enc_rate = 0, kf_left = 0;  /* the encoder's rate; bytes in the pacer */
+    int64_t next_kf = 0, next_frame = 0, frame_at = 0;
     struct { int64_t at; int from, to; } pending[256];
     int pend_start = 0, pend_count = 0;
 
@@ -164,7 +173,7 @@ static void run(const Scenario *sc, FFRTPCCStats *final)
     }
     ff_rtpcc_rtt(cc, 2 * OWD);
     while (t < end && sim.nb < MAX_PKTS) {
-        int64_t target = ff_rtpcc_target(cc);
+        int64_t target = ff_rtpcc_target(cc), gap;
         int i = sim.nb++, b = t / 100000;
         double cap = capacity_at(sc, t);
 
@@ -191,7 +200,31 @@ static void run(const Scenario *sc, FFRTPCCStats *final)
                 bins[b].delivered_bytes += PKT;
             }
         }
-        t += (int64_t)(PKT * 8e6 / target);
+        if (sc->fixed_rate > 0) {
+            gap = (int64_t)(PKT * 8e6 / sc->fixed_rate);
+        } else if (!sc->encoder_lag) {
+            gap = (int64_t)(PKT * 8e6 / target);
+        } else {
+            /* frames of 40 ms into the pacer, paced at 1.5 x the target */
+            int64_t next;
+            if (!enc_rate)
+                enc_rate = target;
+            while (kf_left < PKT) {
+                double bytes = enc_rate / 8 / 25 * (0.5 + rnd());
+                if (sc->keyframe > 0 && next_frame >= next_kf) {
+                    bytes = sc->keyframe * enc_rate / 8 / 25;
+                    next_kf += 2000000;
+                }
+                enc_rate += (target - enc_rate) * (1 - exp(-40000.0 / sc->encoder_lag));
+                kf_left += bytes;
+                frame_at = next_frame;
+                next_frame += 40000;
+            }
+            kf_left -= PKT;
+            next = t + (int64_t)(PKT * 8e6 / (1.5 * target));
+            gap  = (next > frame_at ? next : frame_at) - t;
+        }
+        t += gap;
         /* reports made up to now, and those that reached the sender */
         while (next_report <= t) {
             int hi = -1;
@@ -609,11 +642,13 @@ static void two_flows(void)
 static void alone_deep_queue(void)
 {
     Scenario sc = {
-        .name = "1.5 Mbit/s, 64 KB queue, asked for 2.5",
+        .name = "1.5 Mbit/s, 64 KB queue, asked for 2.5, an encoder 1 s behind, keyframes",
         .phases = { { 30000000, 1.5e6 } },
         .queue_bytes = 65536,
         .max_bitrate = 2500000,
         .start_bitrate = 1000000,
+        .encoder_lag = 1000000,
+        .keyframe = 8,
     };
     FFRTPCCStats st;
     double loss, use, qd, target;
@@ -625,6 +660,28 @@ static void alone_deep_queue(void)
            st.competing_entered);
     CHECK(!st.competing_entered, "a lone sender took its own queue for another flow's");
     CHECK(loss <= 0.01, "loss %.3f > 1 %%", loss);
+}
+
+/* a sender that does not follow the target (an encoder that cannot go
+ * lower, or a stream copied): 1.8 Mbit/s into 1.5. Its cuts do not drain
+ * the queue because nothing was sent less, and that says nothing about
+ * another flow; it must not take the full queue for one */
+static void alone_not_following(void)
+{
+    Scenario sc = {
+        .name = "1.5 Mbit/s, 64 KB queue, a sender at 1.8 whatever the target",
+        .phases = { { 20000000, 1.5e6 } },
+        .queue_bytes = 65536,
+        .max_bitrate = 2500000,
+        .fixed_rate = 1.8e6,
+    };
+    FFRTPCCStats st;
+
+    run(&sc, &st);
+    printf("%s: %"PRIu64" decreases, taken for another flow's queue %"PRIu64" times\n",
+           sc.name, st.decreases, st.competing_entered);
+    CHECK(st.decreases >= 2, "only %"PRIu64" cuts: nothing to tell by", st.decreases);
+    CHECK(!st.competing_entered, "a lone sender that did not slow down took its queue for another flow's");
 }
 
 /* The video beside a TCP bulk upload through one bottleneck: a loss-based
@@ -783,6 +840,7 @@ int main(int argc, char **argv)
     capacity_steps();
     two_flows();
     alone_deep_queue();
+    alone_not_following();
     beside_tcp();
     no_congestion();
     random_loss(0.01, 0);
