@@ -64,25 +64,6 @@
  *   lag the cuts), less than 2 % lets it grow 8 % a second, and at least
  *   to the delay-based rate (a burst of loss does not hold the target down
  *   once it has passed).
- * - Beside a loss-based flow (a TCP upload): a cut made with 25 ms or
- *   more of queue opens a window of a second of send time. At its end,
- *   what this sender actually sent in it (a live encoder follows a cut
- *   late, a copied stream not at all) against what got through at the cut
- *   says how far a lone sender's queue would have fallen; the queue seen
- *   by the packets at the window's two ends says how far it did. Two
- *   windows in a row in which it fell by less than a quarter of that: the
- *   queue is the other flow's, and its delay says nothing this sender can
- *   change. Overuse then no longer cuts; the rate grows by 4 packets per
- *   RTT (to 1.2 x what got through at most) and a loss of 0.5 % or more in
- *   a loss interval cuts it to 0.85 x what got through (once per RTT + 300
- *   ms): an AIMD flow more eager than TCP's one packet and 0.7 x per loss
- *   event, since every loss interval that shows loss cuts it. The queue
- *   below 12.5 ms ends it. (GCC's answer is the adaptive threshold, which
- *   libwebrtc lowers four times as fast as it raises it: in the unit
- *   test's model of a TCP upload it stayed at its floor, and the video
- *   kept 18-20 % of the link.) Judged by the target instead of what was
- *   sent, a lone live sender took its own queue for another flow's
- *   (whip.sh bottleneck lost 5-6 % of its datagrams once it had).
  * - The target is the smallest of the two, and of a receiver's REMB. A
  *   REMB holds FF_RTPCC_REMB_TIMEOUT after the last one (a receiver that
  *   means it sends one every second or more often), and a REMB below the
@@ -126,15 +107,6 @@
 #define DEFAULT_RTT     100000
 #define LINK_STALE      2000000     ///< µs without a decrease: the link estimate is forgotten
 #define STARTUP_EXIT_DELAY 20.0     ///< ms of queue built up (smoothed) that ends the start-up
-#define COMP_QUEUE      25.0        ///< ms of queue, at least, for a cut to tell whose queue it is
-#define COMP_WINDOW     1000000     ///< µs of send time from a cut: did the queue drain as a lone sender's would?
-#define COMP_EDGE       20000       ///< µs at either end of it whose packets give the queue there
-#define COMP_MIN_DRAIN  15.0        ///< ms a lone sender's queue would have fallen at least, for a verdict
-#define COMP_UNDRAINED  2           ///< cuts in a row after which it had not: another flow holds the queue
-#define COMP_AHEAD      1.2         ///< beside one, x the acknowledged rate the rate grows to at most
-#define COMP_LOSS       0.005       ///< beside one, the loss that cuts the rate
-#define COMP_BETA       0.85        ///< by this (TCP: 0.5, CUBIC 0.7)
-#define COMP_ADD        4.0         ///< packets per round trip it grows by (TCP: 1)
 
 typedef struct Group {
     int64_t first_send, last_send;
@@ -160,16 +132,6 @@ struct FFRTPCC {
     enum FFRTPCCUsage usage;
 
     double min_smoothed;            ///< ms, the lowest smoothed delay yet: an empty queue
-    /* whose queue: after a cut, the queue then, the share of the link the
-     * cut freed, and when to look again */
-    int64_t min_owd;                ///< µs, the lowest one-way delay (offset by the clocks)
-    int64_t chk_from;               ///< µs of send time a window began, 0: none
-    double chk_acked;               ///< bit/s that got through at its start
-    int64_t chk_bytes;              ///< sent in it and received
-    double chk_q0, chk_q1;          ///< ms, the queue summed at its two ends
-    int chk_n0, chk_n1;
-    int undrained;                  ///< cuts in a row after which the queue stayed
-    int competing;                  ///< a loss-based flow keeps the queue: loss is the signal
 
     /* AIMD */
     int startup;                    ///< doubling per response time, until congestion
@@ -220,7 +182,6 @@ FFRTPCC *ff_rtpcc_alloc(const FFRTPCCConfig *cfg)
     cc->threshold = THRESH_INIT;
     cc->time_over = -1;
     cc->link_avg  = -1;
-    cc->min_owd   = INT64_MAX;
     cc->rtt       = DEFAULT_RTT;
     cc->state     = FF_RTPCC_INCREASE;
     return cc;
@@ -349,96 +310,6 @@ static double fit_slope(const FFRTPCC *cc)
     return den > 0 ? num / den : 0;
 }
 
-/**
- * Whose queue: alone, a sender that sends less than what gets through
- * drains the queue by the difference (sending at 0.85 x the link's rate
- * for a second takes 150 ms off it). Beside a loss-based flow (a TCP
- * upload) it does not: that flow keeps its part of the queue whatever this
- * sender does, and the queue falls only by this sender's share of the
- * drain. So a cut made with COMP_QUEUE or more of queue starts a window of
- * COMP_WINDOW of send time; at its end, what this sender actually sent in
- * it (a live encoder follows a cut late, a copied stream not at all)
- * against what got through at the cut says how far a lone sender's queue
- * would have fallen, and the queue seen by the packets at the window's two
- * ends how far it did. Two windows in a row in which it fell by less than
- * a quarter of that: the queue is another flow's, and its delay no signal
- * this sender can act on. Against such a flow cutting on delay hands the
- * link over (18-20 % of a 6 Mbit/s link in the unit test's model of a TCP
- * upload, GCC's adaptive threshold or not); loss is what both react to
- * then. A window whose sender sent too little less to tell (under
- * COMP_MIN_DRAIN) gives no verdict. A window after which the queue fell
- * as a lone sender's would resets the count; the queue below half of
- * COMP_QUEUE ends it all.
- */
-static void cut_made(FFRTPCC *cc, int64_t now)
-{
-    if (cc->chk_from || cc->acked <= 0 || cc->num_deltas < 2 ||
-        cc->smoothed - cc->min_smoothed <= COMP_QUEUE)
-        return;                 /* a window that runs takes this cut in */
-    cc->chk_from  = now;
-    cc->chk_acked = cc->acked;
-    cc->chk_bytes = 0;
-    cc->chk_q0 = cc->chk_q1 = 0;
-    cc->chk_n0 = cc->chk_n1 = 0;
-}
-
-static void drain_verdict(FFRTPCC *cc)
-{
-    double sent, expected, drained;
-
-    if (!cc->chk_n0 || !cc->chk_n1)
-        return;
-    sent     = cc->chk_bytes * 8e6 / COMP_WINDOW;
-    drained  = cc->chk_q0 / cc->chk_n0 - cc->chk_q1 / cc->chk_n1;
-    expected = FFMIN((1 - sent / cc->chk_acked) * COMP_WINDOW / 1000.0, cc->chk_q0 / cc->chk_n0);
-    if (expected < COMP_MIN_DRAIN)
-        return;                 /* sent about what got through: nothing to tell by */
-    if (drained < expected / 4) {
-        if (++cc->undrained >= COMP_UNDRAINED && !cc->competing) {
-            cc->competing = 1;
-            cc->st.competing_entered++;
-        }
-    } else if (drained >= expected / 2 && !cc->competing) {
-        /* beside the other flow a window may drain too, when that flow
-         * cut at the same loss; once found, only an empty queue ends it */
-        cc->undrained = 0;
-    }
-}
-
-/** A packet of a feedback report, in transport order, for the window. */
-static void drain_packet(FFRTPCC *cc, const FFRTPCCPacket *p)
-{
-    int64_t owd = p->arrival - p->send_time;
-    double q;
-
-    if (p->arrival >= 0)
-        cc->min_owd = FFMIN(cc->min_owd, owd);
-    if (!cc->chk_from || p->send_time < cc->chk_from)
-        return;
-    if (p->send_time >= cc->chk_from + COMP_WINDOW) {
-        drain_verdict(cc);
-        cc->chk_from = 0;
-        return;
-    }
-    if (p->arrival < 0)
-        return;                 /* dropped: it took nothing off the link */
-    cc->chk_bytes += p->size;
-    q = (owd - cc->min_owd) / 1000.0;
-    if (p->send_time < cc->chk_from + COMP_EDGE) {
-        cc->chk_q0 += q;
-        cc->chk_n0++;
-    } else if (p->send_time >= cc->chk_from + COMP_WINDOW - COMP_EDGE) {
-        cc->chk_q1 += q;
-        cc->chk_n1++;
-    }
-}
-
-static void drain_check(FFRTPCC *cc)
-{
-    if (cc->smoothed - cc->min_smoothed < COMP_QUEUE / 2)
-        cc->competing = cc->undrained = 0;
-}
-
 /** Two complete groups: one more delay gradient. */
 static void group_delta(FFRTPCC *cc, const Group *a, const Group *b, int64_t now)
 {
@@ -453,7 +324,6 @@ static void group_delta(FFRTPCC *cc, const Group *a, const Group *b, int64_t now
     cc->acc_delay += d;
     cc->smoothed   = SMOOTHING * cc->smoothed + (1 - SMOOTHING) * cc->acc_delay;
     cc->min_smoothed = FFMIN(cc->min_smoothed, cc->smoothed);
-    drain_check(cc);
     if (cc->t_count == TREND_WINDOW) {
         cc->t_start = (cc->t_start + 1) % TREND_WINDOW;
         cc->t_count--;
@@ -523,7 +393,7 @@ static void aimd(FFRTPCC *cc, int64_t now)
         cc->last_change = now;
     dt = FFMIN((now - cc->last_change) / 1e6, 1.0);
 
-    switch (cc->competing ? FF_RTPCC_NORMAL : cc->usage) {
+    switch (cc->usage) {
     case FF_RTPCC_OVERUSE:
         cc->state = FF_RTPCC_DECREASE;
         break;
@@ -561,11 +431,7 @@ static void aimd(FFRTPCC *cc, int64_t now)
                 cc->startup = 0;
             break;
         }
-        if (cc->competing) {
-            cc->rate += COMP_ADD * 1200 * 8 / (FFMAX(cc->rtt, 10000) / 1e6) * dt;
-            if (cc->acked > 0)
-                cc->rate = FFMIN(cc->rate, FFMAX(COMP_AHEAD * cc->acked, cc->cfg.min_bitrate));
-        } else if (cc->link_avg >= 0 &&
+        if (cc->link_avg >= 0 &&
             cc->rate / 1000.0 < cc->link_avg + 3 * sqrt(cc->link_var * cc->link_avg) + 1) {
             /* near the link's rate: about one packet more per response time */
             double response = (cc->rtt + 100000) / 1e6;
@@ -609,7 +475,6 @@ static void aimd(FFRTPCC *cc, int64_t now)
             if (r < cc->rate) {
                 cc->rate = r;
                 cc->st.decreases++;
-                cut_made(cc, now);
             }
             /* far below the link estimate: the link shrank, start over */
             if (cc->link_avg >= 0 &&
@@ -637,16 +502,6 @@ static void loss_update(FFRTPCC *cc, double fraction, int64_t now)
         cc->loss_last_update = now;
     dt = FFMIN((now - cc->loss_last_update) / 1e6, 1.0);
     cc->loss = fraction;
-    if (cc->competing && fraction >= COMP_LOSS && cc->acked > 0 &&
-        now - cc->last_decrease >= cc->rtt + 300000) {
-        /* beside a loss-based flow: its signal, with the delay-based cut */
-        if (COMP_BETA * cc->acked < cc->rate) {
-            cc->rate = COMP_BETA * cc->acked;
-            cc->st.decreases++;
-            cut_made(cc, now);
-        }
-        cc->last_decrease = now;
-    }
     if (fraction > LOSS_HIGH) {
         /* once per response time: the last cut has not shown yet */
         if (!cc->loss_decreased || now - cc->last_loss_decrease >= cc->rtt + 300000) {
@@ -732,7 +587,6 @@ void ff_rtpcc_feedback(FFRTPCC *cc, const FFRTPCCPacket *pkts, int nb, int64_t n
     for (int i = 0; i < nb; i++) {
         const FFRTPCCPacket *p = &pkts[i];
         loss_packet(cc, p->arrival < 0, now);
-        drain_packet(cc, p);
         if (p->arrival < 0)
             continue;
         ack_add(cc, p->arrival, p->size);
@@ -815,5 +669,4 @@ void ff_rtpcc_get_stats(const FFRTPCC *cc, FFRTPCCStats *st)
     st->trend         = cc->modified;
     st->threshold     = cc->threshold;
     st->loss          = cc->loss;
-    st->competing     = cc->competing;
 }

@@ -68,8 +68,6 @@ typedef struct FFRTPCCStats {
     uint64_t decreases;         ///< rate decreases (delay or loss)
     uint64_t feedback_timeouts; ///< no transport feedback within FF_RTPCC_FEEDBACK_WAIT of the media's start
     uint64_t remb_expired;      ///< REMB caps dropped: no new REMB within FF_RTPCC_REMB_TIMEOUT
-    int competing;              ///< a loss-based flow keeps the queue: loss, not delay, cuts the rate
-    uint64_t competing_entered; ///< times that was found
 } FFRTPCCStats;
 
 typedef struct FFRTPCC FFRTPCC;

@@ -577,11 +577,10 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
         av_log(fb->logctx, AV_LOG_VERBOSE,
                "RTP congestion control%s: target %.0f kbit/s (delay-based %.0f, loss-based %.0f), "
                "acknowledged %.0f kbit/s, %s, delay trend %.2f ms (threshold %.2f), loss %.1f %%, "
-               "%"PRIu64" transport feedback reports (transport-cc, RFC 8888), %"PRIu64" overuses, %"PRIu64" decreases%s\n",
+               "%"PRIu64" transport feedback reports (transport-cc, RFC 8888), %"PRIu64" overuses, %"PRIu64" decreases\n",
                final ? " (final)" : "", cs.target / 1000.0, cs.delay_based / 1000.0,
                cs.loss_based / 1000.0, cs.acked / 1000.0, ff_rtpcc_state_name(cs.state), cs.trend,
-               cs.threshold, cs.loss * 100, cs.feedbacks, cs.overuses, cs.decreases,
-               cs.competing ? ", beside a loss-based flow (loss cuts, not delay)" : "");
+               cs.threshold, cs.loss * 100, cs.feedbacks, cs.overuses, cs.decreases);
     }
     for (int i = 0; i < st->nb_receivers; i++) {
         const LCVRTPReceiverStats *r = &fb->rxs[i];
@@ -619,10 +618,9 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
                    "\"loss_based_bitrate\":%"PRId64",\"acked_bitrate\":%"PRId64","
                    "\"cc_state\":\"%s\",\"delay_trend_ms\":%.3f,\"delay_threshold_ms\":%.3f,"
                    "\"cc_loss\":%.4f,\"cc_feedbacks\":%"PRIu64",\"cc_overuses\":%"PRIu64","
-                   "\"cc_decreases\":%"PRIu64",\"cc_competing\":%s,\"cc_competing_found\":%"PRIu64",",
+                   "\"cc_decreases\":%"PRIu64",",
                    cs.target, (int64_t)atomic_load(&fb->target), cs.delay_based, cs.loss_based, cs.acked, ff_rtpcc_state_name(cs.state),
-                   cs.trend, cs.threshold, cs.loss, cs.feedbacks, cs.overuses, cs.decreases,
-                   cs.competing ? "true" : "false", cs.competing_entered);
+                   cs.trend, cs.threshold, cs.loss, cs.feedbacks, cs.overuses, cs.decreases);
     av_bprintf(bp, "\"receivers\":[");
     for (int i = 0; i < st->nb_receivers; i++) {
         const LCVRTPReceiverStats *r = &fb->rxs[i];

@@ -29,7 +29,6 @@
  */
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,12 +52,6 @@ typedef struct Scenario {
     int queue_bytes;
     double random_loss;         /* after the queue */
     int64_t max_bitrate, start_bitrate, min_bitrate;
-    /* a live encoder: its rate follows the target with this time constant
-     * (µs; 0: at once), and every 2 s a keyframe of keyframe x a frame's
-     * bytes (25 frames a second) leaves at 2 x the target (the pacer) */
-    int64_t encoder_lag;
-    double keyframe;
-    double fixed_rate;          /* bit/s: a sender that does not follow the target */
 } Scenario;
 
 typedef struct Sim {
@@ -122,7 +115,7 @@ typedef struct Bottleneck {
 
 /** A packet reaches the bottleneck at t: -1 if the drop-tail queue of
  *  queue_bytes is full, else when it has been serialized at cap bit/s;
- *  *queued: how long it waited (would have). */
+ *  *queued: how long it waited. */
 static int64_t bottleneck_send(Bottleneck *q, int64_t t, double cap, int queue_bytes, int64_t *queued)
 {
     int64_t start, finish;
@@ -133,16 +126,16 @@ static int64_t bottleneck_send(Bottleneck *q, int64_t t, double cap, int queue_b
         q->start = (q->start + 1) % 65536;
         q->count--;
     }
-    start   = q->last_finish > t ? q->last_finish : t;
-    *queued = start - t;        /* for a drop: how long the queue is */
     if (q->bytes + PKT > queue_bytes)
         return -1;
+    start  = q->last_finish > t ? q->last_finish : t;
     finish = start + (int64_t)(PKT * 8e6 / cap);
     k = (q->start + q->count++) % 65536;
     q->finish[k] = finish;
     q->size[k]   = PKT;
     q->bytes    += PKT;
     q->last_finish = finish;
+    *queued = start - t;
     return finish;
 }
 
@@ -159,8 +152,6 @@ static void run(const Scenario *sc, FFRTPCCStats *final)
     int64_t end = end_of(sc), t = 0, next_report = FB_INTERVAL;
     static Bottleneck q;
     int reported = 0;           /* packets before this were reported */
-    double enc_rate = 0, kf_left = 0;  /* the encoder's rate; bytes in the pacer */
-    int64_t next_kf = 0, next_frame = 0, frame_at = 0;
     struct { int64_t at; int from, to; } pending[256];
     int pend_start = 0, pend_count = 0;
 
@@ -173,7 +164,7 @@ static void run(const Scenario *sc, FFRTPCCStats *final)
     }
     ff_rtpcc_rtt(cc, 2 * OWD);
     while (t < end && sim.nb < MAX_PKTS) {
-        int64_t target = ff_rtpcc_target(cc), gap;
+        int64_t target = ff_rtpcc_target(cc);
         int i = sim.nb++, b = t / 100000;
         double cap = capacity_at(sc, t);
 
@@ -200,31 +191,7 @@ static void run(const Scenario *sc, FFRTPCCStats *final)
                 bins[b].delivered_bytes += PKT;
             }
         }
-        if (sc->fixed_rate > 0) {
-            gap = (int64_t)(PKT * 8e6 / sc->fixed_rate);
-        } else if (!sc->encoder_lag) {
-            gap = (int64_t)(PKT * 8e6 / target);
-        } else {
-            /* frames of 40 ms into the pacer, paced at 1.5 x the target */
-            int64_t next;
-            if (!enc_rate)
-                enc_rate = target;
-            while (kf_left < PKT) {
-                double bytes = enc_rate / 8 / 25 * (0.5 + rnd());
-                if (sc->keyframe > 0 && next_frame >= next_kf) {
-                    bytes = sc->keyframe * enc_rate / 8 / 25;
-                    next_kf += 2000000;
-                }
-                enc_rate += (target - enc_rate) * (1 - exp(-40000.0 / sc->encoder_lag));
-                kf_left += bytes;
-                frame_at = next_frame;
-                next_frame += 40000;
-            }
-            kf_left -= PKT;
-            next = t + (int64_t)(PKT * 8e6 / (1.5 * target));
-            gap  = (next > frame_at ? next : frame_at) - t;
-        }
-        t += gap;
+        t += (int64_t)(PKT * 8e6 / target);
         /* reports made up to now, and those that reached the sender */
         while (next_report <= t) {
             int hi = -1;
@@ -635,203 +602,6 @@ static void two_flows(void)
         ff_rtpcc_free(&fl[k].cc);
 }
 
-/* alone on a link with a deep queue (1.5 Mbit/s, 64 KB: 350 ms) the
- * queue is this sender's own: its cuts drain it, and it never takes it
- * for another flow's (live, a floor of the queue alone did: whip.sh
- * bottleneck lost 7-9 % of its datagrams once it had) */
-static void alone_deep_queue(void)
-{
-    Scenario sc = {
-        .name = "1.5 Mbit/s, 64 KB queue, asked for 2.5, an encoder 1 s behind, keyframes",
-        .phases = { { 30000000, 1.5e6 } },
-        .queue_bytes = 65536,
-        .max_bitrate = 2500000,
-        .start_bitrate = 1000000,
-        .encoder_lag = 1000000,
-        .keyframe = 8,
-    };
-    FFRTPCCStats st;
-    double loss, use, qd, target;
-
-    run(&sc, &st);
-    window(&sc, 5000000, 30000000, &loss, &use, &qd, &target);
-    printf("%s: from 5 s: loss %.2f %%, link use %.0f %%, queue delay %.1f ms; taken for "
-           "another flow's queue %"PRIu64" times\n", sc.name, loss * 100, use * 100, qd,
-           st.competing_entered);
-    CHECK(!st.competing_entered, "a lone sender took its own queue for another flow's");
-    CHECK(loss <= 0.01, "loss %.3f > 1 %%", loss);
-}
-
-/* a sender that does not follow the target (an encoder that cannot go
- * lower, or a stream copied): 1.8 Mbit/s into 1.5. Its cuts do not drain
- * the queue because nothing was sent less, and that says nothing about
- * another flow; it must not take the full queue for one */
-static void alone_not_following(void)
-{
-    Scenario sc = {
-        .name = "1.5 Mbit/s, 64 KB queue, a sender at 1.8 whatever the target",
-        .phases = { { 20000000, 1.5e6 } },
-        .queue_bytes = 65536,
-        .max_bitrate = 2500000,
-        .fixed_rate = 1.8e6,
-    };
-    FFRTPCCStats st;
-
-    run(&sc, &st);
-    printf("%s: %"PRIu64" decreases, taken for another flow's queue %"PRIu64" times\n",
-           sc.name, st.decreases, st.competing_entered);
-    CHECK(st.decreases >= 2, "only %"PRIu64" cuts: nothing to tell by", st.decreases);
-    CHECK(!st.competing_entered, "a lone sender that did not slow down took its queue for another flow's");
-}
-
-/* The video beside a TCP bulk upload through one bottleneck: a loss-based
- * AIMD flow modelled here (a window of packets, ACK-clocked: one more
- * packet per round trip, 0.7 x on a loss found a queue's drain and a round
- * trip after the drop, at most once per window, as CUBIC in its
- * Reno-friendly region), which fills the drop-tail queue until it
- * overflows; an RR a second gives the controller the round trip with the
- * queue in it. A delay-based controller sees the queue TCP keeps as
- * overuse again and again and starves (GCC's adaptive threshold, lowered
- * four times as fast as it is raised, stays at its floor: TCP fills the
- * queue too slowly to move it). The controller finds that its cuts do not
- * drain the queue, and answers loss instead (rtpcc.c). Video's and TCP's
- * shares of the link over the last 20 s of 60. */
-#define TCP_RING 8192
-typedef struct TcpFlow {
-    double cwnd, ssthresh;
-    int inflight;
-    int64_t recover_until;
-    int64_t ack[TCP_RING], loss[TCP_RING];  /* when each comes back, in order */
-    int as, ac, ls, lc;
-    int64_t start;              /* 0 once it started */
-    int64_t bytes;
-} TcpFlow;
-
-static void tcp_send(TcpFlow *tf, Bottleneck *q, int64_t t, double cap, int queue_bytes,
-                     int64_t from, int64_t end)
-{
-    while (tf->inflight < (int)tf->cwnd && tf->ac < TCP_RING && tf->lc < TCP_RING) {
-        int64_t queued, finish = bottleneck_send(q, t, cap, queue_bytes, &queued);
-        if (finish < 0) {
-            /* found by duplicate ACKs about a round trip later */
-            tf->loss[(tf->ls + tf->lc++) % TCP_RING] = t + 2 * OWD + queued + 1000;
-        } else {
-            tf->ack[(tf->as + tf->ac++) % TCP_RING] = finish + 2 * OWD;
-            if (finish + OWD >= from && finish + OWD < end)
-                tf->bytes += PKT;
-        }
-        tf->inflight++;
-    }
-}
-
-static int64_t tcp_next(const TcpFlow *tf)
-{
-    int64_t a = tf->ac ? tf->ack[tf->as] : INT64_MAX, l = tf->lc ? tf->loss[tf->ls] : INT64_MAX;
-    if (tf->start)
-        return tf->start;
-    return a < l ? a : l;
-}
-
-static void tcp_event(TcpFlow *tf, int64_t t)
-{
-    if (tf->start) {
-        tf->start = 0;
-        return;
-    }
-    if (tf->ac && (!tf->lc || tf->ack[tf->as] <= tf->loss[tf->ls])) {
-        tf->as = (tf->as + 1) % TCP_RING;
-        tf->ac--;
-        tf->inflight--;
-        tf->cwnd += tf->cwnd < tf->ssthresh ? 1 : 1 / tf->cwnd;
-    } else {
-        tf->ls = (tf->ls + 1) % TCP_RING;
-        tf->lc--;
-        tf->inflight--;
-        if (t >= tf->recover_until) {
-            tf->ssthresh = tf->cwnd = tf->cwnd * 0.7 > 2 ? tf->cwnd * 0.7 : 2;
-            /* one cut per window: what was in flight when the loss was seen */
-            tf->recover_until = t + 2 * OWD + (int64_t)(tf->inflight * PKT * 8e6 / 6e6);
-        }
-    }
-}
-
-/** video's share of a 6 Mbit/s link beside TCP over 40-60 s, queue_bytes deep */
-static double beside_tcp_run(int queue_bytes, double *tcp_share, double *qdelay_ms)
-{
-    static Flow f;
-    static TcpFlow tf;
-    static Bottleneck q;
-    FFRTPCCConfig cfg = { .min_bitrate = 100000, .max_bitrate = 6000000, .start_bitrate = 1000000 };
-    const double cap = 6e6;
-    const int64_t end = 60000000, from = 40000000;
-    double qsum = 0;
-    int64_t qn = 0, next_rr = 0;
-
-    memset(&f, 0, sizeof(f));
-    memset(&tf, 0, sizeof(tf));
-    memset(&q, 0, sizeof(q));
-    f.cc = ff_rtpcc_alloc(&cfg);
-    f.next_report = FB_INTERVAL;
-    ff_rtpcc_rtt(f.cc, 2 * OWD);
-    tf.cwnd = 2;
-    tf.ssthresh = 1e9;
-    tf.start = 2000000;         /* 2 s after the video */
-    for (;;) {
-        int64_t tt = tcp_next(&tf), t = f.next_send < tt ? f.next_send : tt;
-
-        if (t >= end || f.nb == FLOW_PKTS)
-            break;
-        if (t == tt && t < f.next_send) {
-            tcp_event(&tf, t);
-            tcp_send(&tf, &q, t, cap, queue_bytes, from, end);
-        } else {
-            int64_t finish, queued;
-            int i = f.nb++;
-            f.send[i] = t;
-            if ((finish = bottleneck_send(&q, t, cap, queue_bytes, &queued)) < 0) {
-                f.arrival[i] = -1;
-            } else {
-                f.arrival[i] = finish + OWD + (int64_t)(rnd() * 300);
-                /* an RR a second: the round trip with the queue in it */
-                if (t >= next_rr) {
-                    ff_rtpcc_rtt(f.cc, 2 * OWD + queued);
-                    next_rr = t + 1000000;
-                }
-                if (f.arrival[i] >= from && f.arrival[i] < end) {
-                    f.bytes += PKT;
-                    qsum += queued / 1000.0;
-                    qn++;
-                }
-            }
-            f.next_send += (int64_t)(PKT * 8e6 / ff_rtpcc_target(f.cc));
-        }
-        flow_reports(&f, t);
-    }
-    ff_rtpcc_free(&f.cc);
-    *tcp_share = tf.bytes * 8 / 20.0 / cap;
-    *qdelay_ms = qn ? qsum / qn : 0;
-    return f.bytes * 8 / 20.0 / cap;
-}
-
-static void beside_tcp(void)
-{
-    static const int queues[] = { 65536, 262144 };
-
-    for (int i = 0; i < 2; i++) {
-        double tcp, qd, v = beside_tcp_run(queues[i], &tcp, &qd);
-        printf("beside a TCP upload through 6 Mbit/s, a %d KB queue: over 40-60 s video %.0f %%, "
-               "TCP %.0f %% of the link, video's packets queued %.0f ms on average\n",
-               queues[i] >> 10, v * 100, tcp * 100, qd);
-        /* with the delay-based cuts alone: 18 and 20 % */
-        CHECK(v >= 0.35, "%d KB queue: video %.2f of the link beside TCP, 0.35 expected",
-              queues[i] >> 10, v);
-        /* and no more than its share either: TCP keeps a quarter at least */
-        CHECK(tcp >= 0.25, "%d KB queue: TCP %.2f of the link beside the video, 0.25 expected",
-              queues[i] >> 10, tcp);
-        CHECK(v + tcp >= 0.9, "%d KB queue: the two use %.2f of the link", queues[i] >> 10, v + tcp);
-    }
-}
-
 int main(int argc, char **argv)
 {
     constant_capacity();
@@ -839,9 +609,6 @@ int main(int argc, char **argv)
     start_low_rr_only();
     capacity_steps();
     two_flows();
-    alone_deep_queue();
-    alone_not_following();
-    beside_tcp();
     no_congestion();
     random_loss(0.01, 0);
     random_loss(0.20, 1);

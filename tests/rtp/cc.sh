@@ -438,8 +438,7 @@ test_tcp() {
               END { if (m) printf "%.1f\n", s / m }' "$work/tcp.ping")
     note "beside a TCP upload, 6 Mbit/s tbf, $((${TCP_QUEUE:-65536} / 1024)) KB queue, last 20 s of $d: video $video kbit/s" \
          "($((video * 100 / 6000)) %), TCP $tcp kbit/s ($((tcp * 100 / 6000)) %); receiver: $win of 500 frames" \
-         "in those 20 s, $frames of $sent in the whole run, $errs decode errors; ping through the queue ${rtt:-?} ms;" \
-         "a loss-based flow found by the controller $(json "$work/tcp.json" cc_competing_found 2> /dev/null || echo '?') times"
+         "in those 20 s, $frames of $sent in the whole run, $errs decode errors; ping through the queue ${rtt:-?} ms"
     if [ -n "${TCP_OUT:-}" ]; then
         # per second: video and TCP kbit/s; the target (its first report
         # taken as second 1: the stats come every second from the start);

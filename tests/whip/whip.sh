@@ -441,10 +441,6 @@ if what in ('bottleneck', 'wrtc-bottleneck'):
     tail = [s['target_bitrate'] for s in stats if s['time_us'] - stats[0]['time_us'] > 5e6]
     if tail:
         print('  target after second 5: %.0f-%.0f kbit/s' % (min(tail) / 1e3, max(tail) / 1e3))
-    if stats:
-        # alone on the link: its own queue is never another flow's
-        print('  a loss-based flow beside it found %s times' % stats[-1].get('cc_competing_found'))
-        check(stats[-1].get('cc_competing_found') == 0, 'a lone sender never took its own queue for another flow\'s')
 sys.exit(1 if fails else 0)
 PY
 echo "PASS: whip $what"
