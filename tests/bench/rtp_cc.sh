@@ -28,7 +28,7 @@
 #             Mbit/s, 30 s: lost in the queue over the first 10 s, the rate
 #             through the link from second 5, decode errors. Draws start.png.
 #   tcp       beside an iperf3 TCP CUBIC upload through a kernel bottleneck
-#             (tests/rtp/cc.sh tcp: network namespaces, 6 Mbit/s tbf, 64 KB
+#             (tests/rtp/cc.sh tcp: a router namespace, 6 Mbit/s tbf, 64 KB
 #             and 256 KB queues; 64 KB with 25 ms of one-way delay too), 60
 #             s: the video's and TCP's shares over the last 20 s, frames
 #             decoded, a ping's round trip through the queue. Draws
@@ -212,7 +212,7 @@ start() {
 
 # beside TCP: tests/rtp/cc.sh tcp, measuring only, 60 s, each queue size
 tcp() {
-    echo "== beside one TCP CUBIC upload (iperf3), 6 Mbit/s tbf in network namespaces, 720p25 asked for 6 Mbit/s, 60 s (last 20 s)"
+    echo "== beside one TCP CUBIC upload (iperf3), 6 Mbit/s tbf in a router namespace, 720p25 asked for 6 Mbit/s, 60 s (last 20 s)"
     echo "| sender | queue, delay | video | TCP | video's share | frames decoded (all; last 20 s of 500) | decode errors | ping through the queue (and the delay) |"
     echo "|---|--:|--:|--:|--:|--:|--:|--:|"
     local row q link

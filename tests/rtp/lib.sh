@@ -54,19 +54,24 @@ netns_router() {
     tc -n "$nsr" qdisc add dev rb root tbf rate "${rate}kbit" burst 6000 limit "$queue" || die "no tbf qdisc"
 }
 
-# netns_delay MS SECONDS: after netns_link, what $nsa sends to 10.77.0.2
-# waits MS before its bottleneck (tests/net/delayline.c, a tun device in
-# $nsa; the way back is direct), for SECONDS at most: a real round trip
-# for TCP and the video alike, where the kernel has no netem
+# netns_delay MS SECONDS: after netns_link (or netns_router), what $nsa
+# sends to 10.77.0.2 (10.78.0.2) waits MS before its bottleneck
+# (tests/net/delayline.c, a tun device in $nsa; the way back is direct),
+# for SECONDS at most: a real round trip for TCP and the video alike, where
+# the kernel has no netem
 netns_delay() {
-    local mac
-    mac=$(ip -n "$nsb" link show vb | awk '/link\/ether/ { print $2 }')
+    local mac dst=10.77.0.2
+    if [ -n "${nsr:-}" ]; then
+        mac=$(ip -n "$nsr" link show ra | awk '/link\/ether/ { print $2 }') dst=10.78.0.2
+    else
+        mac=$(ip -n "$nsb" link show vb | awk '/link\/ether/ { print $2 }')
+    fi
     ip netns exec "$nsa" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.va.rp_filter=0
     ip netns exec "$nsa" "$tools/delayline" dl0 va "$mac" "$1" "$2" > "$work/delayline.log" 2>&1 &
     for _ in $(seq 100); do grep -q ready "$work/delayline.log" && break; sleep 0.05; done
     grep -q ready "$work/delayline.log" || die "delayline did not start: $(cat "$work/delayline.log")"
     ip -n "$nsa" link set dl0 up
-    ip -n "$nsa" route replace 10.77.0.2/32 dev dl0 src 10.77.0.1 || die "no route through the delay line"
+    ip -n "$nsa" route replace "$dst/32" dev dl0 src 10.77.0.1 || die "no route through the delay line"
 }
 
 die() { echo "FAIL: $*" >&2; exit 1; }
