@@ -183,9 +183,9 @@ run rtcp-oom env LD_PRELOAD="$shim" "$ffb/libavformat/tests/lcvrtcp" oom
 run rtcp-pool-race env LD_PRELOAD="$shim" "$ffb/libavformat/tests/lcvrtcp" race 3000
 for t in rtcp-tshark rtcp-alloc rtcp-oom; do sed 's/^/    /' "$log/$t.log"; done
 
-echo "== RTP send path: wire identity, decoding, packet sizes, ECONNREFUSED, allocations (127.0.0.1)"
+echo "== RTP send path: wire identity, decoding, packet sizes, ECONNREFUSED, allocations, VP9 descriptors (127.0.0.1)"
 build=$(cd "$ffb/.." && pwd)
-for t in wire decode edges refused formats faults; do
+for t in wire decode edges refused formats faults $([ "$series" != 7.1 ] && echo vp9); do
     run "rtp-$t" "$top/tests/rtp/sendpath.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-$t.log"
 done
@@ -243,7 +243,7 @@ done
 
 if [ "$series" != 7.1 ]; then
     echo "== WHIP into GStreamer's webrtcbin, libwebrtc and the Janus SFU (network namespaces of its own): live 720p"
-    echo "   H.264 (webrtcbin) and VP8 (libwebrtc; Janus with a libwebrtc viewer that joins mid-GOP) decoded, a keyframe"
+    echo "   H.264 (webrtcbin), VP8 and VP9 (libwebrtc; Janus with a libwebrtc viewer that joins mid-GOP, VP8) decoded, a keyframe"
     echo "   request answered, transport-cc and SRTCP read, the DELETE; 5 % random loss repaired by RTX; a 1.5 Mbit/s"
     echo "   router queue under a 2.5 Mbit/s request (H.264 and VP8)"
     # janus-loss is in make bench only: one timing-bound run against an
@@ -252,6 +252,11 @@ if [ "$series" != 7.1 ]; then
         run "whip-$t" env DUR=$(case $t in gst|wrtc|janus) echo 10 ;; janus-loss) echo 15 ;; *) echo 20 ;; esac) \
             "$top/tests/whip/whip.sh" "$build" "$t"
         sed -n 's/^  /    /p' "$log/whip-$t.log"
+    done
+    # VP9 into libwebrtc, clean and with 5 % loss
+    for t in wrtc wrtc-loss; do
+        run "whip-$t-vp9" env CODEC=vp9 DUR=$([ $t = wrtc ] && echo 10 || echo 20) "$top/tests/whip/whip.sh" "$build" "$t"
+        sed -n 's/^  /    /p' "$log/whip-$t-vp9.log"
     done
 fi
 

@@ -12,6 +12,9 @@
 #             (video) or of the whole stream (audio) equal to the source
 #   edges     pkt_size 64, 1200, 1472, 9000, 65507 send and decode; packets of
 #             exactly pkt_size occur; 65508 and too-small sizes are refused
+#   vp9       VP9 through the relay to FFmpeg's RTP demuxer: decoded md5 per
+#             frame equal to the source, the payload descriptors (RFC 9628)
+#             read by tests/rtp/vp9desc.py against the source's key frames
 #   refused   the receiver starts 2 s late and the sender runs with connect=1:
 #             the sender keeps running and the receiver decodes from its
 #             first keyframe on
@@ -50,7 +53,7 @@ md5list() { grep -v '^#' "$1" | awk -F', *' '{ print $NF }'; }
 
 # sdp_for INPUT PORT OUT: the SDP a receiver on PORT needs (from a 1-frame run)
 sdp_for() {
-    "$ffmpeg" -nostdin -v error -i "$1" -c copy -frames 1 -f rtp -sdp_file "$3" \
+    "$ffmpeg" -nostdin -v error -i "$1" -c copy -frames 1 -f rtp ${sdp_opts:-} -sdp_file "$3" \
         "rtp://127.0.0.1:$2" > /dev/null
 }
 
@@ -73,6 +76,7 @@ through() {
     wait "$recv_pid" || { tail -n 5 "$work/$name.recv.log"; die "$name: receiver failed"; }
     wait "$cap_pid"
     "$ffmpeg" -nostdin -v error -i "$in" -map 0 -fps_mode passthrough -f "$fmt" "$work/$name.src.$fmt"
+    through_port=$p1
     read -r count max < <(sizes "$work/$name.pcap" "$p1")
     [ "$count" -gt 0 ] || die "$name: no packet captured"
     [ "$max" -le "$size" ] || die "$name: a $max-byte packet with pkt_size $size"
@@ -183,6 +187,28 @@ test_decode() {
     through "$inputs/h264.mkv" 1200 framemd5 h264
     through "$inputs/hevc.mkv" 1200 framemd5 hevc
     through "$inputs/pcm.mkv"  1200 md5 pcm
+}
+
+# VP9 (RFC 9628, patches/0049): decoded by FFmpeg's depacketizer md5 for
+# md5, and every payload descriptor read apart from the code that wrote it
+# (tests/rtp/vp9desc.py): a picture ID per frame, one more each frame; B on
+# a frame's first packet, E on its last; P on the source's inter frames
+# only; the scalability structure with the source's size on the first
+# packet of each key frame only
+test_vp9() {
+    local in=$inputs/vp9.mkv
+    if [ ! -s "$in" ]; then
+        "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=640x360:r=25:d=3,noise=alls=24:allf=t" \
+            -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -lag-in-frames 0 -b:v 2M -g 25 \
+            "$in.tmp.mkv" && mv "$in.tmp.mkv" "$in"
+    fi
+    sdp_opts="-strict experimental" through "$in" 1200 framemd5 vp9 -strict experimental
+    "$ffmpeg" -nostdin -v error -i "$in" -map 0:v -c copy -f framecrc "$work/vp9.src.crc"
+    "$rtpcap" dump "$work/vp9.pcap" "$through_port" > "$work/vp9.dump" ||
+        die "vp9: no capture to read"
+    /usr/bin/python3 "$top/tests/rtp/vp9desc.py" "$work/vp9.dump" "$work/vp9.src.crc" 640 360 > "$work/vp9.desc" ||
+        die "vp9: $(tail -n 1 "$work/vp9.desc")"
+    note "vp9: $(tail -n 1 "$work/vp9.desc")"
 }
 
 test_edges() {
@@ -409,7 +435,7 @@ test_faults() {
 
 mkinputs
 case "$what" in
-    wire|decode|edges|refused|formats|faults) "test_$what" ;;
+    wire|decode|edges|refused|formats|faults|vp9) "test_$what" ;;
     *) die "unknown test $what" ;;
 esac
 echo "PASS rtp-$what"

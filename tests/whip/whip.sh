@@ -26,6 +26,9 @@
 #   whip.sh BUILD wrtc-loss  the same with 5 % random loss from 5 s after the
 #                            first frame: NACKs answered, >= 99 % of the
 #                            frames decoded
+#                            CODEC=vp9: VP9 (libvpx-vp9) instead, in the
+#                            wrtc cases; CODEC=h264 sends H.264 instead
+#                            (which this libwebrtc cannot decode)
 #   whip.sh BUILD wrtc-bottleneck  the bottleneck case with libwebrtc and VP8
 #                            (libvpx follows the target: patches/0042)
 #   whip.sh BUILD janus      an SFU: Janus 1.1.2 (Debian) in the peer's
@@ -245,6 +248,12 @@ frames=$((dur * 25))
 if [ $peer_kind = gst ] || [ "${CODEC:-}" = h264 ]; then
     enc=(-c:v libx264 -preset veryfast -tune zerolatency -profile:v baseline -g 250 -bf 0
          -b:v ${rate}k -maxrate ${rate}k -bufsize $((rate / 2))k)
+elif [ "${CODEC:-}" = vp9 ]; then
+    # VP9 (libvpx-vp9, real time, one spatial and temporal layer), the rate
+    # control as for VP8 below; the rtp muxer's VP9 packetizer (RFC 9628:
+    # picture ID, P bit, the size on key frames; patches/0049)
+    enc=(-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -row-mt 1 -lag-in-frames 0 -error-resilient 1 -g 250
+         -b:v ${rate}k -minrate ${rate}k -maxrate ${rate}k -bufsize $((rate / 2))k ${VP8_OPTS--max-intra-rate 300 -overshoot-pct 15 -undershoot-pct 100})
 else
     # VP8 as libwebrtc configures it for real time: constant bit rate
     # (-minrate = -maxrate = -b:v), 15 % overshoot, a keyframe at most 3x an
@@ -353,6 +362,16 @@ if what in ('wrtc', 'wrtc-loss'):
     check(last.get('cc_feedbacks', 0) > 0, 'transport-cc feedback read (congestion control on by default)')
     check(last.get('rtcp_received', 0) > 0 and not re.search(r'SRTCP datagram of \d+ bytes did not authenticate',
           open(work + '/ff.log').read()), 'SRTCP read and authenticated')
+if kind == 'wrtc':
+    # the codec libwebrtc decoded, and its count of key frames: at most the
+    # ones sent (the first, one each -g 250, one per keyframe request); a
+    # packetizer that marks inter frames as key frames (VP9 without the P
+    # bit) makes every frame one
+    want = 'video/VP9' if os.environ.get('CODEC') == 'vp9' else 'video/VP8'
+    check(ws.get('mimeType', '').lower() == want.lower(), 'decoded as %s (%s)' % (want, ws.get('mimeType')))
+    kmax = 1 + encoded // 250 + last.get('keyframe_requests', 0)
+    check(ws.get('keyFramesDecoded', kmax + 1) <= kmax, 'key frames decoded: %s, at most the %d sent' %
+          (ws.get('keyFramesDecoded'), kmax))
 if what == 'wrtc-loss':
     check(last.get('retransmitted', 0) > 0, 'NACKs answered with retransmissions (%d)' % last.get('retransmitted', 0))
     unanswered = last.get('nack_missed', 0) + last.get('nack_rate_limited', 0)

@@ -16,6 +16,9 @@ async function videoInboundStats(pc, dst) {
       if (s.type === 'inbound-rtp' && (s.kind === 'video' || s.mediaType === 'video')) {
         for (const k of KEYS)
           if (s[k] !== undefined) dst.stats[k] = s[k];
+        // the codec it decoded (its codec entry's MIME type)
+        const c = s.codecId && report.get(s.codecId);
+        if (c && c.mimeType) dst.stats.mimeType = c.mimeType;
       }
     });
   } catch (e) {
