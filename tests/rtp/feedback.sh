@@ -721,8 +721,25 @@ test_gst_stats() {
     command -v gst-launch-1.0 > /dev/null || die "gst-launch-1.0 is not installed"
     # long enough for several of GStreamer's regular RRs (about 5 s apart):
     # its first one comes before any SR, during its source probation
-    local in=$work/long.mkv
+    local in=$work/long.mkv try
     make_input "$in" 16
+    # one CI run saw a single RR with an LSR in 16 s (the RR of the first
+    # 35 packets, then none), where every other run saw 4 or 5; what
+    # stopped GStreamer's reports was not in the log it kept. A run short
+    # of RRs is tried once more, with what the first one saw printed; two
+    # in a row fail
+    for try in 1 2; do
+        gst_stats_run && return 0
+        [ "$try" = 1 ] && note "too few RRs with an LSR: $gst_stats_why; the relay: $(grep '^rtp_in' "$work/gs.relay");" \
+            "GStreamer's log: $(tail -n 3 "$work/gs.gst.log" | tr '\n' ' '); trying once more"
+    done
+    die "$gst_stats_why"
+}
+
+# one run of gst-stats: dies on a wrong figure; returns 1 (why in
+# gst_stats_why) when fewer than 2 RRs carried an LSR
+gst_stats_run() {
+    local in=$work/long.mkv
     ports
     "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames 1 -f rtp -sdp_file "$work/gs.sdp" \
         "rtp://127.0.0.1:$p_recv" > /dev/null
@@ -741,7 +758,8 @@ test_gst_stats() {
     # several RRs with an LSR in the run; GStreamer stamps the SR when
     # its RTCP thread gets to it, which can only add to the round trip
     awk -v r="$rtt" 'BEGIN { exit !(r >= 28 && r <= 34) }' || die "smallest RTT $rtt ms, not within 30 -2/+4"
-    [ "$n" -ge 2 ] || die "the smallest of $n round trips: want several (4 and 5 seen in 16 s)"
+    gst_stats_why="the smallest of $n round trips: want several (4 and 5 seen in 16 s)"
+    [ "$n" -ge 2 ]
 }
 
 test_gst_pli() {
