@@ -243,7 +243,7 @@ done
 
 if [ "$series" != 7.1 ]; then
     echo "== WHIP into GStreamer's webrtcbin, libwebrtc and the Janus SFU (network namespaces of its own): live 720p"
-    echo "   H.264 (webrtcbin), VP8 and VP9 (libwebrtc; Janus with a libwebrtc viewer that joins mid-GOP, VP8) decoded, a keyframe"
+    echo "   H.264 (webrtcbin), VP8 and VP9 (libwebrtc; Janus with a libwebrtc viewer that joins mid-GOP) decoded, a keyframe"
     echo "   request answered, transport-cc and SRTCP read, the DELETE; 5 % random loss repaired by RTX; a 1.5 Mbit/s"
     echo "   router queue under a 2.5 Mbit/s request (H.264 and VP8)"
     # janus-loss is in make bench only: one timing-bound run against an
@@ -253,8 +253,8 @@ if [ "$series" != 7.1 ]; then
             "$top/tests/whip/whip.sh" "$build" "$t"
         sed -n 's/^  /    /p' "$log/whip-$t.log"
     done
-    # VP9 into libwebrtc, clean and with 5 % loss
-    for t in wrtc wrtc-loss; do
+    # VP9 into libwebrtc, clean and with 5 % loss, and through Janus
+    for t in wrtc wrtc-loss janus; do
         run "whip-$t-vp9" env CODEC=vp9 DUR=$([ $t = wrtc ] && echo 10 || echo 20) "$top/tests/whip/whip.sh" "$build" "$t"
         sed -n 's/^  /    /p' "$log/whip-$t-vp9.log"
     done

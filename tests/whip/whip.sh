@@ -114,7 +114,7 @@ esac
 # Janus in the peer's namespace, with a configuration of the test's own
 # (the videoroom plugin; the HTTP and WebSocket APIs on that namespace's
 # ports 8088 and 8188; a DTLS certificate of Janus's own making): room 1234
-# takes VP8 or H.264, caps a publisher at 4 Mbit/s (REMB) and sends no
+# takes VP8, VP9 or H.264, caps a publisher at 4 Mbit/s (REMB) and sends no
 # periodic FIR. simple-whip-server beside it on the peer's address takes
 # the WHIP offer for endpoint "lcv" into that room. Sets whip_url.
 start_janus() {
@@ -146,7 +146,7 @@ room-1234: {
     publishers = 2
     bitrate = 4000000
     fir_freq = 0
-    videocodec = "vp8,h264"
+    videocodec = "vp8,vp9,h264"
     audiocodec = "opus"
 }
 EOF
@@ -362,8 +362,8 @@ if what in ('wrtc', 'wrtc-loss'):
     check(last.get('cc_feedbacks', 0) > 0, 'transport-cc feedback read (congestion control on by default)')
     check(last.get('rtcp_received', 0) > 0 and not re.search(r'SRTCP datagram of \d+ bytes did not authenticate',
           open(work + '/ff.log').read()), 'SRTCP read and authenticated')
-if kind == 'wrtc':
-    # the codec libwebrtc decoded, and its count of key frames: at most the
+if kind in ('wrtc', 'janus'):
+    # the codec libwebrtc decoded (through Janus: what Janus forwarded), and its count of key frames: at most the
     # ones sent (the first, one each -g 250, one per keyframe request); a
     # packetizer that marks inter frames as key frames (VP9 without the P
     # bit) makes every frame one
