@@ -185,7 +185,7 @@ for t in rtcp-tshark rtcp-alloc rtcp-oom; do sed 's/^/    /' "$log/$t.log"; done
 
 echo "== RTP send path: wire identity, decoding, packet sizes, ECONNREFUSED, allocations, VP9 descriptors (127.0.0.1)"
 build=$(cd "$ffb/.." && pwd)
-for t in wire decode edges refused formats faults $([ "$series" != 7.1 ] && echo vp9); do
+for t in wire decode edges refused formats faults vp9; do
     run "rtp-$t" "$top/tests/rtp/sendpath.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-$t.log"
 done
@@ -280,14 +280,14 @@ done
 # they need, yuv4mpegpipe for x265)
 if [ "$series" != 7.1 ]; then
     echo "== FFmpeg 7.1, the other supported series (--ffmpeg=7.1, patches/7.1/): a lean build, the"
-    echo "   extensions' FATE tests and checkasm, RTP decoding and loss recovery (127.0.0.1)"
+    echo "   extensions' FATE tests and checkasm, RTP decoding (VP9 too) and loss recovery (127.0.0.1)"
     if "$top/tests/cross-build.sh" "$top" "$(nproc)" 7.1 > "$log/build-7.1.log" 2>&1; then
         ok build-7.1
         run build-7.1-release grep -qx '7\.1\.[0-9]*' "$top/build/7.1/src/RELEASE"
         FATE_FFB=$top/build/7.1/ffmpeg fate fate-ext-7.1 fate-ext "$n_ext"
         run checkasm-7.1 "$top/build/7.1/ffmpeg/tests/checkasm/checkasm" --test=vf_toi420
         run fate-refs-independent-7.1 "$top/tests/fate/verify-refs.sh" "$top/build/7.1/ffmpeg" "$top/build/7.1/src/tests/ref/fate"
-        for t in decode; do
+        for t in decode vp9; do
             run "rtp-$t-7.1" "$top/tests/rtp/sendpath.sh" "$top/build/7.1" "$t"
             sed -n 's/^  /    /p' "$log/rtp-$t-7.1.log"
         done

@@ -46,7 +46,8 @@ demo)
     flags=()
     mkdir -p "$b" && ln -sfn ../tests "$b/tests" ;;
 7.1)
-    flags=(--ffmpeg=7.1)
+    # VP9's decoder and parser: the VP9 packetizer's test (sendpath.sh vp9)
+    flags=(--ffmpeg=7.1 --extra-ffmpeg-flags="--enable-decoder=vp9 --enable-parser=vp9")
     targets+=(libavfilter/tests/toi420 tests/checkasm/checkasm)
     mkdir -p "$b" && ln -sfn ../tests "$b/tests" ;;
 *)

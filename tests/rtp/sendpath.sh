@@ -196,9 +196,11 @@ test_decode() {
 # only; the scalability structure with the source's size on the first
 # packet of each key frame only
 test_vp9() {
-    local in=$inputs/vp9.mkv
+    local in=$inputs/vp9.mkv enc=$ffmpeg
+    # the lean 7.1 tree has VP9's decoder, not libvpx: the main build encodes
+    "$enc" -hide_banner -encoders 2> /dev/null | grep -q libvpx-vp9 || enc=$top/build/ffmpeg/ffmpeg
     if [ ! -s "$in" ]; then
-        "$ffmpeg" -nostdin -v error -y -f lavfi -i "testsrc2=s=640x360:r=25:d=3,noise=alls=24:allf=t" \
+        "$enc" -nostdin -v error -y -f lavfi -i "testsrc2=s=640x360:r=25:d=3,noise=alls=24:allf=t" \
             -c:v libvpx-vp9 -deadline realtime -cpu-used 8 -lag-in-frames 0 -b:v 2M -g 25 \
             "$in.tmp.mkv" && mv "$in.tmp.mkv" "$in"
     fi
