@@ -254,4 +254,8 @@ int ff_rtpenc_ext_sdp_rtx_pt(const AVFormatContext *fmt);
 void ff_rtpenc_ext_sdp_attributes(char *buff, int size, const AVStream *st,
                                   int payload_type, const AVFormatContext *fmt);
 
+/** VP9 (RFC 9628): a frame in packets with their payload descriptors
+ *  (rtpvp9.c), in place of ff_rtp_send_vp9(). */
+void ff_rtpenc_ext_send_vp9(AVFormatContext *s1, const uint8_t *buf, int size);
+
 #endif /* AVFORMAT_RTPENC_EXT_H */

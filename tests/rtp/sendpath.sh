@@ -189,7 +189,7 @@ test_decode() {
     through "$inputs/pcm.mkv"  1200 md5 pcm
 }
 
-# VP9 (RFC 9628, patches/0049): decoded by FFmpeg's depacketizer md5 for
+# VP9 (RFC 9628, libavformat-ext/rtpvp9.c): decoded by FFmpeg's depacketizer md5 for
 # md5, and every payload descriptor read apart from the code that wrote it
 # (tests/rtp/vp9desc.py): a picture ID per frame, one more each frame; B on
 # a frame's first packet, E on its last; P on the source's inter frames

@@ -251,7 +251,7 @@ if [ $peer_kind = gst ] || [ "${CODEC:-}" = h264 ]; then
 elif [ "${CODEC:-}" = vp9 ]; then
     # VP9 (libvpx-vp9, real time, one spatial and temporal layer), the rate
     # control as for VP8 below; the rtp muxer's VP9 packetizer (RFC 9628:
-    # picture ID, P bit, the size on key frames; patches/0049)
+    # picture ID, P bit, the size on key frames; libavformat-ext/rtpvp9.c)
     enc=(-c:v libvpx-vp9 -deadline realtime -cpu-used 8 -row-mt 1 -lag-in-frames 0 -error-resilient 1 -g 250
          -b:v ${rate}k -minrate ${rate}k -maxrate ${rate}k -bufsize $((rate / 2))k ${VP8_OPTS--max-intra-rate 300 -overshoot-pct 15 -undershoot-pct 100})
 else
