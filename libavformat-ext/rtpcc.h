@@ -30,6 +30,7 @@ typedef struct FFRTPCCConfig {
     int64_t min_bitrate;        ///< bit/s, never below
     int64_t max_bitrate;        ///< bit/s, never above
     int64_t start_bitrate;      ///< bit/s before any feedback
+    int probe;                  ///< ask for probe clusters (ff_rtpcc_probe_due())
 } FFRTPCCConfig;
 
 /** One packet of a transport feedback report, in transport order. */
@@ -68,6 +69,11 @@ typedef struct FFRTPCCStats {
     uint64_t decreases;         ///< rate decreases (delay or loss)
     uint64_t feedback_timeouts; ///< no transport feedback within FF_RTPCC_FEEDBACK_WAIT of the media's start
     uint64_t remb_expired;      ///< REMB caps dropped: no new REMB within FF_RTPCC_REMB_TIMEOUT
+    uint64_t probes;            ///< probe clusters asked for
+    uint64_t probe_results;     ///< of which measured
+    uint64_t probe_failures;    ///< of which not: too few packets reported, too many lost, no result in time
+    int64_t probe_estimate;     ///< bit/s, the last probe's measure, 0: none
+    uint64_t recovery_probes;   ///< of the clusters, those asked for after a large drop of the target
 } FFRTPCCStats;
 
 typedef struct FFRTPCC FFRTPCC;
@@ -109,6 +115,38 @@ void ff_rtpcc_rtt(FFRTPCC *cc, int64_t rtt);
 /** 1 while the delay-based rate is an estimate: from the start, and with
  *  transport feedback; 0 once FF_RTPCC_FEEDBACK_WAIT passed without it. */
 int ff_rtpcc_estimating(const FFRTPCC *cc);
+
+/**
+ * Probing, as GCC's probe controller does: the first transport feedback
+ * (after the start, or when it starts late) asks for clusters at 3 and 6 x
+ * the start rate, each a short burst at its rate; a cluster the link took
+ * at 70 % or more of the highest rate asked for asks for one at twice
+ * what it measured, up to max_bitrate. The receive rate of a cluster
+ * (min. with its send rate; 0.95 x it where it fell short of 0.9 x the send
+ * rate: the link is full) raises the delay-based rate at once, and holds
+ * against the acknowledged rate's cap for FF_RTPCC_PROBE_HOLD while the
+ * encoder catches up. A decrease (delay or loss) ends the probing.
+ */
+typedef struct FFRTPCCProbe {
+    int id;
+    int64_t bitrate;            ///< bit/s to send the cluster at
+    int bytes;                  ///< to send at least
+    int packets;                ///< to send at least
+} FFRTPCCProbe;
+
+#define FF_RTPCC_PROBE_HOLD 1000000 ///< µs a probe's measure holds against the acknowledged rate
+
+/**
+ * A probe cluster to send from now, at p->bitrate, of p->bytes and
+ * p->packets at least; every packet sent from now until
+ * ff_rtpcc_probe_sent() counts in it (media too). One at a time.
+ * @return 1 if one is due (p filled), 0 if not
+ */
+int ff_rtpcc_probe_due(FFRTPCC *cc, int64_t now, FFRTPCCProbe *p);
+
+/** The cluster id went out: its last packet left at last (µs, the send
+ *  times' clock); last < the cluster's start: nothing could be sent. */
+void ff_rtpcc_probe_sent(FFRTPCC *cc, int id, int64_t last);
 
 /** The target bit rate now (bit/s). */
 int64_t ff_rtpcc_target(const FFRTPCC *cc);

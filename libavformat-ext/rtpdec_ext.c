@@ -366,6 +366,28 @@ void ff_rtpdec_ext_skip(RTPDemuxContext *s, uint16_t seq)
     }
 }
 
+/* How long a queue's head far ahead is held. A sender that restarted with
+ * new numbers goes on from it: once RTP_RESYNC_RUN of them are queued in a
+ * row behind it, the time the stream's rate takes to send twice that many
+ * (a restart is followed soon). A packet or two far ahead that nothing
+ * continues (another's, injected) are held for the longest wait, so that
+ * the stream, coming in order meanwhile, shows them for strays: timed by
+ * the rate alone, a head that came just after a keyframe's burst of
+ * packets saw its wait run out before 8 of the trickle behind it, was
+ * handed on and moved the stream's timeline (a CI run of hostile.sh) */
+static int64_t far_head_wait(const RTPDemuxContext *s, const FFRTPDecExt *e)
+{
+    const RTPPacket *p = s->queue;
+    int run = 1;
+
+    for (; p->next && run < RTP_RESYNC_RUN; p = p->next, run++)
+        if (p->next->seq != (uint16_t)(p->seq + 1))
+            break;
+    if (run < RTP_RESYNC_RUN)
+        return FF_RTP_NACK_JUMP_WAIT_MAX;
+    return ff_rtp_nack_jump_wait(&e->nack, RTP_RESYNC_RUN);
+}
+
 int64_t ff_rtpdec_ext_wait_end(RTPDemuxContext *s, int64_t first_queue_time, int64_t max_delay)
 {
     FFRTPDecExt *e = s->ext;
@@ -380,7 +402,7 @@ int64_t ff_rtpdec_ext_wait_end(RTPDemuxContext *s, int64_t first_queue_time, int
      * on meanwhile; only a sender that restarted with new numbers waits */
     far = (uint16_t)(s->queue->seq - s->seq) > RTP_STRAY_GAP;
     if (far)
-        jump = first_queue_time + ff_rtp_nack_jump_wait(&e->nack, RTP_RESYNC_RUN);
+        jump = first_queue_time + far_head_wait(s, e);
     if (!e->nack.nack) {
         end = first_queue_time + max_delay;
         return far ? FFMAX(end, jump) : end;

@@ -144,6 +144,7 @@ static int start_feedback(AVFormatContext *s1)
         .clock_rate      = s1->streams[0]->time_base.den,
         .packet_size     = s1->packet_size,
         .cc              = e->cc,
+        .probe           = e->probe,
         .min_bitrate     = e->min_bitrate,
         .max_bitrate     = e->max_bitrate ? e->max_bitrate : s1->streams[0]->codecpar->bit_rate,
         .twcc_log        = e->twcc_log,
@@ -170,8 +171,9 @@ static int start_feedback(AVFormatContext *s1)
     cfg.start_bitrate = e->start_bitrate ? e->start_bitrate :
                         av_clip64(FF_RTPENC_CC_START_BITRATE, e->min_bitrate, cfg.max_bitrate);
     if (e->cc)
-        av_log(s1, AV_LOG_VERBOSE, "cc: starts at %"PRId64" bit/s, at most %"PRId64"\n",
-               cfg.start_bitrate, cfg.max_bitrate);
+        av_log(s1, AV_LOG_VERBOSE, "cc: starts at %"PRId64" bit/s, at most %"PRId64"; probing %s\n",
+               cfg.start_bitrate, cfg.max_bitrate,
+               !e->probe ? "off" : e->nack && e->feedback ? "on" : "off (needs nack)");
 
     if (!e->feedback)
         return 0;

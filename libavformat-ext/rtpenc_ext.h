@@ -77,6 +77,7 @@ typedef struct FFRTPEncExt {
     int cc;                     ///< congestion control: transport-cc extension, target bit rate (-1 auto until init)
     int cc_auto;                ///< cc was auto: decided by the stream and the output
     int64_t min_bitrate, max_bitrate, start_bitrate;
+    int probe;                  ///< probe clusters when transport feedback starts
     FFRTPFeedback *fb;
     const FFRTPEncTransport *transport; ///< the caller's sockets, NULL: the AVIOContext's
 } FFRTPEncExt;
@@ -181,7 +182,9 @@ typedef struct FFRTPEncExt {
       AV_OPT_FLAG_ENCODING_PARAM },                                                     \
     { "start_bitrate", "the congestion control's first target, in bit/s (0: 1 Mbit/s, or max_bitrate if lower)", \
       offsetof(ctx, field.start_bitrate), AV_OPT_TYPE_INT64, { .i64 = 0 }, 0, INT32_MAX, \
-      AV_OPT_FLAG_ENCODING_PARAM }
+      AV_OPT_FLAG_ENCODING_PARAM },                                                     \
+    { "probe", "probe the link from start_bitrate up with short bursts of resent packets once transport feedback comes (cc with nack)", \
+      offsetof(ctx, field.probe), AV_OPT_TYPE_BOOL, { .i64 = 1 }, 0, 1, AV_OPT_FLAG_ENCODING_PARAM }
 
 /**
  * Check the packet size against the network and the codec, warn about

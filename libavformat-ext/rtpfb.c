@@ -129,6 +129,13 @@ struct FFRTPFeedback {
     FFRTPTwccReader twcc_reader;    ///< and the RFC 8888 state between reports
     double rtx_ewma;                ///< bytes retransmitted, about the last second's
     int64_t rtx_ewma_time;
+
+    /* the probe cluster going out (the sender's thread: on_tick()) */
+    FFRTPCCProbe probe;
+    int probing;                    ///< a cluster is going out
+    int probe_bytes, probe_pkts;    ///< of it, sent so far
+    int64_t probe_next;             ///< when its next packet is due
+    int64_t probe_last;             ///< when its last packet left
 };
 
 #if CONFIG_NETWORK
@@ -577,10 +584,12 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
         av_log(fb->logctx, AV_LOG_VERBOSE,
                "RTP congestion control%s: target %.0f kbit/s (delay-based %.0f, loss-based %.0f), "
                "acknowledged %.0f kbit/s, %s, delay trend %.2f ms (threshold %.2f), loss %.1f %%, "
-               "%"PRIu64" transport feedback reports (transport-cc, RFC 8888), %"PRIu64" overuses, %"PRIu64" decreases\n",
+               "%"PRIu64" transport feedback reports (transport-cc, RFC 8888), %"PRIu64" overuses, %"PRIu64" decreases; "
+               "%"PRIu64" probe clusters (%"PRIu64" packets, %"PRIu64" measured, %"PRIu64" failed, the last %.0f kbit/s)\n",
                final ? " (final)" : "", cs.target / 1000.0, cs.delay_based / 1000.0,
                cs.loss_based / 1000.0, cs.acked / 1000.0, ff_rtpcc_state_name(cs.state), cs.trend,
-               cs.threshold, cs.loss * 100, cs.feedbacks, cs.overuses, cs.decreases);
+               cs.threshold, cs.loss * 100, cs.feedbacks, cs.overuses, cs.decreases,
+               cs.probes, ss.probe_packets, cs.probe_results, cs.probe_failures, cs.probe_estimate / 1000.0);
     }
     for (int i = 0; i < st->nb_receivers; i++) {
         const LCVRTPReceiverStats *r = &fb->rxs[i];
@@ -618,9 +627,13 @@ static void write_stats(FFRTPFeedback *fb, int64_t now, int final)
                    "\"loss_based_bitrate\":%"PRId64",\"acked_bitrate\":%"PRId64","
                    "\"cc_state\":\"%s\",\"delay_trend_ms\":%.3f,\"delay_threshold_ms\":%.3f,"
                    "\"cc_loss\":%.4f,\"cc_feedbacks\":%"PRIu64",\"cc_overuses\":%"PRIu64","
-                   "\"cc_decreases\":%"PRIu64",",
+                   "\"cc_decreases\":%"PRIu64",\"probes\":%"PRIu64",\"probe_packets\":%"PRIu64","
+                   "\"probe_octets\":%"PRIu64",\"probe_results\":%"PRIu64",\"probe_failures\":%"PRIu64","
+                   "\"probe_bitrate\":%"PRId64",\"probe_recoveries\":%"PRIu64",",
                    cs.target, (int64_t)atomic_load(&fb->target), cs.delay_based, cs.loss_based, cs.acked, ff_rtpcc_state_name(cs.state),
-                   cs.trend, cs.threshold, cs.loss, cs.feedbacks, cs.overuses, cs.decreases);
+                   cs.trend, cs.threshold, cs.loss, cs.feedbacks, cs.overuses, cs.decreases,
+                   cs.probes, ss.probe_packets, ss.probe_bytes, cs.probe_results, cs.probe_failures,
+                   cs.probe_estimate, cs.recovery_probes);
     av_bprintf(bp, "\"receivers\":[");
     for (int i = 0; i < st->nb_receivers; i++) {
         const LCVRTPReceiverStats *r = &fb->rxs[i];
@@ -657,6 +670,51 @@ static void on_rtcp(void *opaque, const uint8_t *buf, int len, int64_t now)
     pthread_mutex_unlock(&fb->lock);
 }
 
+/**
+ * The probe cluster the controller asks for, its packets at its rate:
+ * copies of the newest packets of the history (as RTX with rtx_pt, else
+ * the originals, which a receiver drops as duplicates), each numbered for
+ * transport feedback as it leaves. Under lock, from on_tick().
+ * @return when the next packet is due, INT64_MAX if none
+ */
+static int64_t probe_run(FFRTPFeedback *fb, int64_t now)
+{
+    if (!fb->probing) {
+        /* a copied stream (no encoder follows the target) has nothing to
+         * gain from a measure; the controller's wait for its clusters
+         * ends by itself */
+        if (!fb->hist || !atomic_load(&fb->followed) || !ff_rtpcc_probe_due(fb->cc, now, &fb->probe))
+            return INT64_MAX;
+        fb->probing     = 1;
+        fb->probe_bytes = fb->probe_pkts = 0;
+        fb->probe_next  = now;
+        fb->probe_last  = INT64_MIN;
+    }
+    /* late wake-ups send what is due at once; a cluster is short */
+    for (int i = 0; i < 64 && fb->probe_next <= now; i++) {
+        const uint8_t *pkt;
+        int len, ret;
+
+        if (!ff_rtp_hist_probe(fb->hist, fb->probe_pkts, &pkt, &len) ||
+            (ret = ff_rtp_sender_send_probe(fb->sender, pkt, len)) < 0) {
+            /* nothing to send, or the socket refused: the cluster ends here */
+            ff_rtpcc_probe_sent(fb->cc, fb->probe.id, fb->probe_last);
+            fb->probing = 0;
+            return INT64_MAX;
+        }
+        fb->probe_last   = av_gettime_relative();
+        fb->probe_bytes += len;
+        fb->probe_pkts++;
+        fb->probe_next  += llrint(len * 8e6 / FFMAX(fb->probe.bitrate, 1));
+        if (fb->probe_bytes >= fb->probe.bytes && fb->probe_pkts >= fb->probe.packets) {
+            ff_rtpcc_probe_sent(fb->cc, fb->probe.id, fb->probe_last);
+            fb->probing = 0;
+            return now;             /* the next cluster may be due at once */
+        }
+    }
+    return fb->probe_next;
+}
+
 static int64_t on_tick(void *opaque, int64_t now)
 {
     FFRTPFeedback *fb = opaque;
@@ -685,6 +743,8 @@ static int64_t on_tick(void *opaque, int64_t now)
             ff_rtpcc_update(fb->cc, now);
         cc_update(fb, -1, 0, now);
         next = FFMIN(next, now + 100000);
+        if (fb->cfg.probe)
+            next = FFMIN(next, probe_run(fb, now));
     }
     pthread_mutex_unlock(&fb->lock);
     return next;
@@ -761,6 +821,7 @@ int ff_rtpfb_start(FFRTPFeedback **pfb, void *logctx, FFRTPSender *sender,
             .min_bitrate   = cfg->min_bitrate,
             .max_bitrate   = cfg->max_bitrate,
             .start_bitrate = cfg->start_bitrate ? cfg->start_bitrate : cfg->max_bitrate,
+            .probe         = cfg->probe && fb->hist,
         };
         fb->cc      = ff_rtpcc_alloc(&ccfg);
         fb->cc_pkts = av_calloc(CC_BATCH, sizeof(*fb->cc_pkts));

@@ -47,6 +47,7 @@ typedef struct FFRTPFeedbackConfig {
     int64_t min_bitrate;        ///< bit/s, the target's floor
     int64_t max_bitrate;        ///< bit/s, its ceiling
     int64_t start_bitrate;      ///< bit/s, where it starts (at most max_bitrate)
+    int probe;                  ///< probe clusters of resent packets (cc with nack)
     struct FFRTPTwccLog *twcc_log; ///< the sender's send log (cc), outliving the reader
 } FFRTPFeedbackConfig;
 

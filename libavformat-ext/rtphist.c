@@ -301,3 +301,22 @@ int ff_rtp_hist_newest(FFRTPHist *h, const uint8_t **pkt, int *len)
     build(h, newest(h), pkt, len);
     return 1;
 }
+
+int ff_rtp_hist_probe(FFRTPHist *h, int n, const uint8_t **pkt, int *len)
+{
+    int span = FFMIN(h->count, 16), a, b;
+    const HistEntry *e;
+
+    if (!span)
+        return 0;
+    a = h->count - 1 - n % span;
+    b = FFMIN(a + 1, h->count - 1);
+    e = &h->e[(h->start + a) % FF_RTP_HIST_MAX_PACKETS];
+    if (!e->buf || (h->e[(h->start + b) % FF_RTP_HIST_MAX_PACKETS].buf &&
+                    h->e[(h->start + b) % FF_RTP_HIST_MAX_PACKETS].size > e->size))
+        e = &h->e[(h->start + b) % FF_RTP_HIST_MAX_PACKETS];
+    if (!e->buf)
+        return 0;
+    build(h, e, pkt, len);
+    return 1;
+}

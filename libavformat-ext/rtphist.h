@@ -115,4 +115,12 @@ int ff_rtp_hist_copy(FFRTPHist *h, uint16_t seq, int64_t now, const uint8_t **pk
  */
 int ff_rtp_hist_newest(FFRTPHist *h, const uint8_t **pkt, int *len);
 
+/**
+ * A packet for a probe cluster, as a resend, outside the budget: the
+ * n-th of the newest ones (n modulo the 16 newest, or fewer if the history
+ * holds fewer), the largest of it and the next newer one (the last packet
+ * of a frame is often short). @return 1 with *pkt set, 0 if empty
+ */
+int ff_rtp_hist_probe(FFRTPHist *h, int n, const uint8_t **pkt, int *len);
+
 #endif /* AVFORMAT_RTPHIST_H */

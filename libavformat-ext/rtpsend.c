@@ -496,9 +496,38 @@ int ff_rtp_sender_queue(FFRTPSender *s, const uint8_t *hdr, int hdr_len,
     return 0;
 }
 
-int ff_rtp_sender_send_now(FFRTPSender *s, const uint8_t *buf, int len)
+/** One copy of a packet sent before, now: a resend, or a probe's. */
+static int send_numbered(FFRTPSender *s, const uint8_t *buf, int len, int probe)
 {
     FFRTPSendStats d = { 0 };
+    int ret;
+
+    if (s->cfg.twcc) {
+        /* numbered as it leaves: a copy (the caller's may be the history's) */
+        if (len > s->cfg.packet_size + 16)
+            return AVERROR(EINVAL);
+        memcpy(s->now_buf, buf, len);
+        ff_rtp_twcc_sent(s->cfg.twcc, &s->now_buf, &len, 1, av_gettime_relative());
+        buf = s->now_buf;
+    }
+    ret = ff_rtp_send_one(s, &d, &s->rtp, buf, len, "RTP");
+    ff_rtp_send_count(s, &d);
+    if (!ret) {
+        pthread_mutex_lock(&s->lock);
+        if (probe) {
+            s->st.probe_packets++;
+            s->st.probe_bytes += len;
+        } else {
+            s->st.retransmissions++;
+            s->st.retransmitted_bytes += len;
+        }
+        pthread_mutex_unlock(&s->lock);
+    }
+    return ret;
+}
+
+int ff_rtp_sender_send_now(FFRTPSender *s, const uint8_t *buf, int len)
+{
     int ret;
 
     if (s->cfg.pace) {
@@ -514,23 +543,12 @@ int ff_rtp_sender_send_now(FFRTPSender *s, const uint8_t *buf, int len)
             return ret;
         }
     }
-    if (s->cfg.twcc) {
-        /* numbered as it leaves: a copy (the caller's may be the history's) */
-        if (len > s->cfg.packet_size + 16)
-            return AVERROR(EINVAL);
-        memcpy(s->now_buf, buf, len);
-        ff_rtp_twcc_sent(s->cfg.twcc, &s->now_buf, &len, 1, av_gettime_relative());
-        buf = s->now_buf;
-    }
-    ret = ff_rtp_send_one(s, &d, &s->rtp, buf, len, "RTP");
-    ff_rtp_send_count(s, &d);
-    if (!ret) {
-        pthread_mutex_lock(&s->lock);
-        s->st.retransmissions++;
-        s->st.retransmitted_bytes += len;
-        pthread_mutex_unlock(&s->lock);
-    }
-    return ret;
+    return send_numbered(s, buf, len, 0);
+}
+
+int ff_rtp_sender_send_probe(FFRTPSender *s, const uint8_t *buf, int len)
+{
+    return send_numbered(s, buf, len, 1);
 }
 
 int ff_rtp_sender_send_rtcp(FFRTPSender *s, const uint8_t *buf, int len)
@@ -687,6 +705,11 @@ int ff_rtp_sender_drain(FFRTPSender *s, int64_t timeout)
 }
 
 int ff_rtp_sender_send_now(FFRTPSender *s, const uint8_t *buf, int len)
+{
+    return AVERROR(ENOSYS);
+}
+
+int ff_rtp_sender_send_probe(FFRTPSender *s, const uint8_t *buf, int len)
 {
     return AVERROR(ENOSYS);
 }

@@ -42,6 +42,8 @@ typedef struct FFRTPSendStats {
     uint64_t retransmitted_bytes;
     uint64_t resends_queued;  ///< of which waited for the pacer (a burst of credit spent)
     uint64_t resends_dropped; ///< not sent: the pacer's resend queue was full
+    uint64_t probe_packets; ///< packets sent by ff_rtp_sender_send_probe()
+    uint64_t probe_bytes;
     uint64_t rtcp_packets;  ///< RTCP datagrams (compound packets) sent
     uint64_t syscalls;      ///< send, sendmsg and sendmmsg calls, failed ones included
     uint64_t batches;       ///< flushes or paced bursts that sent at least one packet
@@ -231,6 +233,14 @@ int ff_rtp_sender_drain(FFRTPSender *s, int64_t timeout);
  * @return 0, or AVERROR(EAGAIN) when the pacer's resend queue is full
  */
 int ff_rtp_sender_send_now(FFRTPSender *s, const uint8_t *buf, int len);
+
+/**
+ * Send one RTP packet of a probe cluster (a copy of one sent before) at
+ * once, past the pacer, numbered for transport feedback. From the
+ * sender's thread (a client's tick) only.
+ * @return 0, or a negative error
+ */
+int ff_rtp_sender_send_probe(FFRTPSender *s, const uint8_t *buf, int len);
 
 /** Send one RTCP datagram on the RTCP socket, ahead of paced media. */
 int ff_rtp_sender_send_rtcp(FFRTPSender *s, const uint8_t *buf, int len);

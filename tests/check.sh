@@ -233,10 +233,10 @@ for t in bottleneck resend bye wire kernel; do
 done
 
 echo "== congestion control (on by default for video): the transport-cc extension on the wire, the receiver's feedback,"
-echo "   live 720p asked for 6 Mbit/s through 3 Mbit/s (and from its first packet), beside a TCP upload"
+echo "   live 720p asked for 6 Mbit/s through 3 Mbit/s (and from its first packet), probing a 12 Mbit/s link, beside a TCP upload"
 echo "   through a kernel bottleneck (network namespaces of its own), random loss by nftables, no added pacer wait on a good link,"
 echo "   -c copy unchanged, transport-cc arrival times from the kernel under a stalling receiver (127.0.0.1)"
-for t in wire feedback gst-feedback ccfb rtsp constant start tcp netloss goodlink copy stall; do
+for t in wire feedback gst-feedback ccfb rtsp constant start probe tcp netloss goodlink copy stall; do
     run "rtp-cc-$t" "$top/tests/rtp/cc.sh" "$build" "$t"
     sed -n 's/^  /    /p' "$log/rtp-cc-$t.log"
 done
@@ -308,7 +308,7 @@ run docs-manpage sh -c "make -C '$ffb' doc/ffmpeg-filters.1 && \
     grep -q '^\.SS \"toi420\"' '$ffb/doc/ffmpeg-filters.1' && grep -q 'full range' '$ffb/doc/ffmpeg-filters.1'"
 run docs-manpage-rtp "$top/tests/cli/rtp-docs.sh" "$ffb" send_mode base_timestamp feedback nack nack_history \
     nack_max_share nack_dup_loss rtx_pt rtx_ssrc sr_interval stats_interval stats_file keyframe_min_interval bye bye_delay \
-    pace pace_factor pace_burst pace_max_delay pace_kernel dscp cc min_bitrate max_bitrate start_bitrate
+    pace pace_factor pace_burst pace_max_delay pace_kernel dscp cc min_bitrate max_bitrate start_bitrate probe
 run docs-manpage-rtp-receiver sh -c "make -C '$ffb' doc/ffmpeg-protocols.1 && \
     grep -q 'nack_max_retries' '$ffb/doc/ffmpeg-protocols.1' && grep -q 'Loss recovery of the RTP receiver' '$ffb/doc/ffmpeg-protocols.1' && \
     grep -q 'au_marker' '$ffb/doc/ffmpeg-protocols.1' && \

@@ -33,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "libavutil/common.h"
+
 #include "libavformat/rtpcc.h"
 
 #define PKT         1200
@@ -52,12 +54,18 @@ typedef struct Scenario {
     int queue_bytes;
     double random_loss;         /* after the queue */
     int64_t max_bitrate, start_bitrate, min_bitrate;
+    int no_probe;               /* the controller asks for no probe clusters */
+    int64_t encoder_lag;        /* µs: the media rate follows the target through
+                                 * a first-order lag of this time constant (a
+                                 * rate-controlled encoder and the pacer's
+                                 * backlog), 0: at once */
 } Scenario;
 
 typedef struct Sim {
     int64_t send[MAX_PKTS], arrival[MAX_PKTS], qdelay[MAX_PKTS];
     int64_t target_at[MAX_PKTS];
     int nb;
+    int probe_pkts;             /* of them sent for probe clusters */
 } Sim;
 
 /* per 100 ms bin of send time */
@@ -146,10 +154,17 @@ static void run(const Scenario *sc, FFRTPCCStats *final)
         .min_bitrate   = sc->min_bitrate ? sc->min_bitrate : 100000,
         .max_bitrate   = sc->max_bitrate,
         .start_bitrate = sc->start_bitrate ? sc->start_bitrate : sc->max_bitrate,
+        .probe         = !sc->no_probe,
     };
     FFRTPCC *cc = ff_rtpcc_alloc(&cfg);
     static FFRTPCCPacket fb[MAX_PKTS];
     int64_t end = end_of(sc), t = 0, next_report = FB_INTERVAL;
+    /* media packets at the target; a probe cluster's at its own rate,
+     * between them, as the sender's thread sends them */
+    int64_t t_media = 0, probe_next = 0;
+    double media_rate = cfg.start_bitrate;
+    FFRTPCCProbe probe;
+    int probing = 0, probe_bytes = 0, probe_pkts = 0;
     static Bottleneck q;
     int reported = 0;           /* packets before this were reported */
     struct { int64_t at; int from, to; } pending[256];
@@ -165,8 +180,16 @@ static void run(const Scenario *sc, FFRTPCCStats *final)
     ff_rtpcc_rtt(cc, 2 * OWD);
     while (t < end && sim.nb < MAX_PKTS) {
         int64_t target = ff_rtpcc_target(cc);
-        int i = sim.nb++, b = t / 100000;
-        double cap = capacity_at(sc, t);
+        int is_probe = probing && probe_next <= t_media;
+        int i, b;
+        double cap;
+
+        t   = is_probe ? probe_next : t_media;
+        if (t >= end)
+            break;
+        i   = sim.nb++;
+        b   = t / 100000;
+        cap = capacity_at(sc, t);
 
         sim.send[i] = t;
         sim.target_at[i] = target;
@@ -191,7 +214,29 @@ static void run(const Scenario *sc, FFRTPCCStats *final)
                 bins[b].delivered_bytes += PKT;
             }
         }
-        t += (int64_t)(PKT * 8e6 / target);
+        if (is_probe) {
+            sim.probe_pkts++;
+            probe_bytes += PKT;
+            probe_pkts++;
+            probe_next += (int64_t)(PKT * 8e6 / probe.bitrate);
+            if (probe_bytes >= probe.bytes && probe_pkts >= probe.packets) {
+                ff_rtpcc_probe_sent(cc, probe.id, t);
+                probing = 0;
+            }
+        } else {
+            double gap;
+            if (!sc->encoder_lag)
+                media_rate = target;
+            gap = PKT * 8e6 / media_rate;
+            t_media += (int64_t)gap;
+            if (sc->encoder_lag)
+                media_rate += (target - media_rate) * FFMIN(gap / sc->encoder_lag, 1.0);
+        }
+        if (!probing && ff_rtpcc_probe_due(cc, t, &probe)) {
+            probing     = 1;
+            probe_next  = t;
+            probe_bytes = probe_pkts = 0;
+        }
         /* reports made up to now, and those that reached the sender */
         while (next_report <= t) {
             int hi = -1;
@@ -261,6 +306,19 @@ static int first_at(int from, int to, double rate)
             return b;
     }
     return -1;
+}
+
+/** With RTPCC_TRACE set: every 500 ms up to bin `to`, the target, what
+ *  was delivered, the queueing delay and the drops. */
+static void trace(int to)
+{
+    if (!getenv("RTPCC_TRACE"))
+        return;
+    for (int b = 0; b < to; b += 5)
+        printf("  %4.1f s: target %.2f Mbit/s, delivered %.2f, queue %.1f ms, drops %"PRId64"\n",
+               b / 10.0, bins[b].target_n ? bins[b].target_sum / bins[b].target_n / 1e6 : 0,
+               bins[b].delivered_bytes * 8 / 0.1 / 1e6,
+               bins[b].qdelay_n ? bins[b].qdelay_sum / bins[b].qdelay_n / 1000 : 0, bins[b].dropped);
 }
 
 static void constant_capacity(void)
@@ -374,12 +432,7 @@ static void capacity_steps(void)
     }
     /* after the rise at 30 s: 80 % of 5 Mbit/s delivered over 500 ms */
     reached = first_at(300, 445, 0.8 * 5e6);
-    if (getenv("RTPCC_TRACE"))
-        for (int b = 0; b < 450; b += 5)
-            printf("  %4.1f s: target %.2f Mbit/s, delivered %.2f, queue %.1f ms, drops %"PRId64"\n",
-                   b / 10.0, bins[b].target_n ? bins[b].target_sum / bins[b].target_n / 1e6 : 0,
-                   bins[b].delivered_bytes * 8 / 0.1 / 1e6,
-                   bins[b].qdelay_n ? bins[b].qdelay_sum / bins[b].qdelay_n / 1000 : 0, bins[b].dropped);
+    trace(450);
     window(&sc, 10000000, 15000000, &loss, &use, &qd, &target);
     printf("%s: 6 Mbit/s phase use %.0f %%; back under 100 ms of queue %.1f s after "
            "the drop; 80 %% of 5 Mbit/s %.1f s after the rise\n", sc.name, use * 100,
@@ -389,6 +442,30 @@ static void capacity_steps(void)
      * 0.8 s, and 1.4 s when a cut does not count the queue built up */
     CHECK(under >= 0 && under - 150 <= 12, "not under 100 ms of queueing delay within 1.2 s of the drop");
     CHECK(reached >= 0 && reached - 300 <= 50, "not at 80 %% of 5 Mbit/s within 5 s of the rise");
+}
+
+/* whip.sh bottleneck's case: 1.5 Mbit/s, 64 KB, asked for 2.5 from 1, an
+ * encoder that follows the target within about 0.5 s */
+static void lagging_encoder(int64_t lag)
+{
+    Scenario sc = {
+        .name = "1.5 Mbit/s link, 64 KB queue, asked for 2.5 from 1",
+        .phases = { { 60000000, 1.5e6 } },
+        .queue_bytes = 65536,
+        .max_bitrate = 2500000,
+        .start_bitrate = 1000000,
+        .encoder_lag = lag,
+    };
+    FFRTPCCStats st;
+    double loss, use, qd, target;
+
+    run(&sc, &st);
+    trace(600);
+    window(&sc, 5000000, 60000000, &loss, &use, &qd, &target);
+    printf("%s, the encoder %.1f s behind: from 5 s on loss %.2f %%, link use %.0f %%, queue delay %.1f ms; "
+           "%"PRIu64" decreases\n", sc.name, lag / 1e6, loss * 100, use * 100, qd, st.decreases);
+    CHECK(loss <= 0.01, "loss %.2f %% > 1 %%", loss * 100);
+    CHECK(use >= 0.70, "link use %.2f < 70 %%", use);
 }
 
 static void no_congestion(void)
@@ -510,6 +587,12 @@ static void remb_cap(void)
 typedef struct Flow {
     FFRTPCC *cc;
     int64_t start, next_send, next_report;
+    /* frames (two_flows_frames()): 25 a second at the target, every 50th
+     * a keyframe of KF_SIZE x the mean, the rest smaller; the packets go
+     * out paced at 1.5 x the target */
+    int frames;
+    int64_t next_frame;
+    int64_t backlog;            /* bytes of frames not sent yet */
     int64_t send[FLOW_PKTS], arrival[FLOW_PKTS];
     int nb, reported;
     struct { int64_t at; int from, to; } pend[256];
@@ -550,7 +633,21 @@ static void flow_reports(Flow *f, int64_t t)
     }
 }
 
-static void two_flows(void)
+/** The frames of a flow due by t, into its backlog. */
+static void flow_frames(Flow *f, int64_t t)
+{
+    double target = ff_rtpcc_target(f->cc);
+    const double kf = 6.0, other = (50 - kf) / 49;
+
+    while (f->next_frame <= t) {
+        f->backlog += (int64_t)(target / 8 / 25 * (f->frames % 50 ? other : kf));
+        f->frames++;
+        f->next_frame += 40000;
+    }
+}
+
+static void two_flows_run(int frames, int64_t offset, uint32_t seed, double *share_out, double *use_out,
+                          uint64_t dec[2])
 {
     static Flow fl[2];
     FFRTPCCConfig cfg = { .min_bitrate = 100000, .max_bitrate = 4000000, .start_bitrate = 1000000 };
@@ -559,22 +656,37 @@ static void two_flows(void)
     static Bottleneck q;
     double share;
 
+    lcg = seed;
     memset(fl, 0, sizeof(fl));
     memset(&q, 0, sizeof(q));
     for (int i = 0; i < 2; i++) {
         Flow *f = &fl[i];
         f->cc = ff_rtpcc_alloc(&cfg);
-        f->start = f->next_send = i * 500000;
+        f->start = f->next_send = f->next_frame = i * offset;
         f->next_report = f->start + FB_INTERVAL;
         ff_rtpcc_rtt(f->cc, 2 * OWD);
     }
     for (;;) {
-        Flow *f = fl[0].next_send <= fl[1].next_send ? &fl[0] : &fl[1];
-        int64_t t = f->next_send, finish, queued;
+        Flow *f;
+        int64_t t, finish, queued;
         int i;
 
+        if (frames) {
+            /* a flow with nothing to send waits for its next frame */
+            for (int k = 0; k < 2; k++)
+                if (!fl[k].backlog && fl[k].next_send < fl[k].next_frame)
+                    fl[k].next_send = fl[k].next_frame;
+        }
+        f = fl[0].next_send <= fl[1].next_send ? &fl[0] : &fl[1];
+        t = f->next_send;
         if (t >= end || f->nb == FLOW_PKTS)
             break;
+        if (frames) {
+            flow_frames(f, t);
+            if (!f->backlog)
+                continue;
+            f->backlog = FFMAX(f->backlog - PKT, 0);
+        }
         i = f->nb++;
         f->send[i] = t;
         if ((finish = bottleneck_send(&q, t, cap, 65536, &queued)) < 0) {
@@ -584,22 +696,146 @@ static void two_flows(void)
             if (f->arrival[i] >= from && f->arrival[i] < end)
                 f->bytes += PKT;
         }
-        f->next_send += (int64_t)(PKT * 8e6 / ff_rtpcc_target(f->cc));
+        f->next_send += (int64_t)(PKT * 8e6 / ((frames ? 1.5 : 1) * ff_rtpcc_target(f->cc)));
         for (int k = 0; k < 2; k++)
             flow_reports(&fl[k], t);
     }
     share = fl[0].bytes + fl[1].bytes ? (double)fl[0].bytes / (fl[0].bytes + fl[1].bytes) : 0;
-    printf("two senders through 4 Mbit/s (B 0.5 s after A): over 20-30 s A %.2f, B %.2f Mbit/s "
-           "(A's share %.0f %%), link use %.0f %%\n", fl[0].bytes * 8 / 10e6, fl[1].bytes * 8 / 10e6,
-           share * 100, (fl[0].bytes + fl[1].bytes) * 8 / 10.0 / cap * 100);
+    *share_out = share;
+    *use_out   = (fl[0].bytes + fl[1].bytes) * 8 / 10.0 / cap;
+    for (int k = 0; k < 2; k++) {
+        FFRTPCCStats st;
+        ff_rtpcc_get_stats(fl[k].cc, &st);
+        dec[k] = st.decreases;
+        ff_rtpcc_free(&fl[k].cc);
+    }
+}
+
+static void two_flows(void)
+{
+    double share, use;
+    uint64_t dec[2];
+
+    two_flows_run(0, 500000, 12345, &share, &use, dec);
+    printf("two senders through 4 Mbit/s (B 0.5 s after A): over 20-30 s A's share %.0f %%, "
+           "link use %.0f %%\n", share * 100, use * 100);
     /* live the shares spread wider than here (keyframes, encoders late
      * to follow): 47-53 here (50/50) for 40-60 there. One packet per
      * response time near the link estimate (GCC's) gives 54/46 (59/41
      * before cuts waited for the acknowledged rate's window) */
     CHECK(share >= 0.47 && share <= 0.53, "A's share %.2f, 0.47-0.53 expected", share);
-    CHECK((fl[0].bytes + fl[1].bytes) * 8 / 10.0 >= 0.8 * cap, "the two use less than 80 %% of the link");
-    for (int k = 0; k < 2; k++)
-        ff_rtpcc_free(&fl[k].cc);
+    CHECK(use >= 0.8, "the two use less than 80 %% of the link");
+    /* with frames the share depends on the phase of the two GOPs: the
+     * sender whose keyframes come a quarter of a GOP after the other's
+     * cuts more often for delay (30 cuts against 17 in 30 s, the same
+     * number of overuses): B 0.5 s after A gave A 57-60 % in 7 of 8
+     * seeds, 1.5 s after 41-47 %, 1.0 s after 50 %. Live (the bench's
+     * B starts 0.5 s after A) A got 61, 51 and 64 %. Neither cuts once
+     * per overuse (the steps case then failed) nor longer windows for
+     * the acknowledged rate (0.5, 1 s) took the phase out. Asked here:
+     * within today's 35-65 %, the issue's 40-60 not met for every phase */
+    for (int ofs = 0; ofs < 2; ofs++) {
+        for (uint32_t seed = 1; seed <= 3; seed++) {
+            two_flows_run(1, ofs ? 1500000 : 500000, seed, &share, &use, dec);
+            printf("the same with frames (keyframes of 6 x the mean every 2 s, paced at 1.5 x), B %.1f s after A, "
+                   "seed %"PRIu32": A's share %.0f %%, link use %.0f %%, decreases %"PRIu64" and %"PRIu64"\n",
+                   ofs ? 1.5 : 0.5, seed, share * 100, use * 100, dec[0], dec[1]);
+            CHECK(share >= 0.35 && share <= 0.65, "with frames A's share %.2f, 0.35-0.65 expected", share);
+            CHECK(use >= 0.8, "with frames the two use less than 80 %% of the link");
+        }
+    }
+}
+
+/** When the target first reached rate (µs of send time), -1 never. */
+static int64_t target_reached(double rate)
+{
+    for (int i = 0; i < sim.nb; i++)
+        if (sim.target_at[i] >= rate)
+            return sim.send[i];
+    return -1;
+}
+
+/* probing: from 1 Mbit/s, clusters at 3 and 6 Mbit/s on the first
+ * transport feedback, then at twice each measure that took most of the
+ * rate asked for. With it the target reaches the link within a few round
+ * trips; without it (the exponential start-up alone, doubling per response
+ * time but never above 1.5 x what was acknowledged) later. Neither may
+ * lose more in the queue than the start-up alone. */
+static void start_probe(int64_t link, int64_t max, int64_t within_us)
+{
+    Scenario sc = {
+        .phases = { { 10000000, link } },
+        .queue_bytes = 65536,
+        .max_bitrate = max,
+        .start_bitrate = 1000000,
+    };
+    int64_t goal = FFMIN(link, max);
+    FFRTPCCStats st[2];
+    double loss[2], use, qd, target;
+    int64_t reached[2];
+    int probe_pkts[2];
+
+    for (int k = 0; k < 2; k++) {
+        sc.no_probe = k;
+        run(&sc, &st[k]);
+        reached[k] = target_reached(0.7 * goal);
+        probe_pkts[k] = sim.probe_pkts;
+        window(&sc, 0, 10000000, &loss[k], &use, &qd, &target);
+    }
+    printf("probing from 1 Mbit/s, %.0f Mbit/s link, asked for %.0f: the target at 70 %% of %.0f Mbit/s "
+           "after %.0f ms (without probing %.0f ms); loss over 10 s %.2f %% (%.2f %%); %"PRIu64" clusters, %d packets, "
+           "%"PRIu64" measured, %"PRIu64" failed, the last %.2f Mbit/s\n",
+           link / 1e6, max / 1e6, goal / 1e6, reached[0] / 1e3, reached[1] / 1e3, loss[0] * 100,
+           loss[1] * 100, st[0].probes, probe_pkts[0], st[0].probe_results, st[0].probe_failures,
+           st[0].probe_estimate / 1e6);
+    CHECK(st[0].probes >= 2 && st[0].probe_results >= 2, "%"PRIu64" clusters, %"PRIu64" measured",
+          st[0].probes, st[0].probe_results);
+    CHECK(!st[1].probes && !probe_pkts[1], "clusters asked for with probing off");
+    CHECK(reached[0] >= 0 && reached[0] <= within_us, "the target not at 70 %% of the link within %.1f s",
+          within_us / 1e6);
+    CHECK(reached[1] < 0 || reached[1] > reached[0], "probing did not get there sooner");
+    CHECK(loss[0] <= FFMAX(0.01, loss[1]), "probing lost %.2f %% in the queue", loss[0] * 100);
+}
+
+/* a collapse, as when a TCP upload's slow start fills the queue beside
+ * the video (live: 71 % of its datagrams lost for a moment, the target
+ * from 4.9 Mbit/s to 0.27): 5 Mbit/s through 6, then the link gives 0.3
+ * Mbit/s for 1 s (a 16 KB queue: most of what is in flight is lost), then
+ * 4. The target falls to a fraction of the link; once the loss is over
+ * one cluster at 0.85 x the target before the drop measures what the link
+ * gives, where the AIMD alone climbs at 12 % a second. (With a 64 KB
+ * queue nothing is lost, the delay-based part alone cuts, and no recovery
+ * probe goes: it waits for a drop that came with 30 % loss or more) */
+static void collapse(void)
+{
+    Scenario sc = {
+        .phases = { { 5000000, 6e6 }, { 6000000, 0.3e6 }, { 25000000, 4e6 } },
+        .queue_bytes = 16384,
+        .max_bitrate = 5000000,
+    };
+    FFRTPCCStats st[2];
+    double loss[2], use[2], qd, target;
+    int back[2];
+
+    for (int k = 0; k < 2; k++) {
+        sc.no_probe = k;
+        run(&sc, &st[k]);
+        trace(250);
+        back[k] = first_at(60, 245, 0.7 * 4e6);
+        window(&sc, 6000000, 25000000, &loss[k], &use[k], &qd, &target);
+    }
+    printf("a collapse (5 Mbit/s through 6, then 0.3 for 1 s, then 4): 70 %% of 4 Mbit/s %.1f s "
+           "after the collapse (%.1f s without probing), link use after it %.0f %% (%.0f %%), loss %.2f %% "
+           "(%.2f %%); %"PRIu64" recovery probe(s), the last measure %.2f Mbit/s\n",
+           back[0] < 0 ? -1 : (back[0] - 60) / 10.0, back[1] < 0 ? -1 : (back[1] - 60) / 10.0,
+           use[0] * 100, use[1] * 100, loss[0] * 100, loss[1] * 100, st[0].recovery_probes,
+           st[0].probe_estimate / 1e6);
+    CHECK(st[0].recovery_probes == 1 && !st[1].recovery_probes, "%"PRIu64" and %"PRIu64" recovery probes",
+          st[0].recovery_probes, st[1].recovery_probes);
+    CHECK(back[0] >= 0 && back[0] - 60 <= 30, "not at 70 %% of 4 Mbit/s within 3 s of the collapse's end");
+    CHECK(back[1] < 0 || back[1] > back[0] + 20, "the recovery probe gained less than 2 s");
+    CHECK(loss[0] <= FFMAX(0.01, loss[1] + 0.005), "the recovery probe lost %.2f %% in the queue",
+          loss[0] * 100);
 }
 
 int main(int argc, char **argv)
@@ -607,7 +843,12 @@ int main(int argc, char **argv)
     constant_capacity();
     start_low();
     start_low_rr_only();
+    start_probe(3000000, 6000000, 250000);
+    start_probe(20000000, 12000000, 400000);
     capacity_steps();
+    collapse();
+    lagging_encoder(500000);
+    lagging_encoder(1000000);
     two_flows();
     no_congestion();
     random_loss(0.01, 0);

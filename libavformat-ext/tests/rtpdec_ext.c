@@ -34,6 +34,7 @@
 #include "libavformat/lcvrtcp.h"
 #include "libavformat/rtpdec.h"
 #include "libavformat/rtpdec_ext.h"
+#include "libavformat/rtpnack.h"
 
 #define MEDIA_SSRC 0x11223344u
 #define RTX_SSRC   0x55667788u
@@ -425,6 +426,49 @@ static void check_strays(void)
     av_log_set_level(level);
 }
 
+/* how long rtsp.c holds a head far ahead (ff_rtpdec_ext_wait_end(), loss
+ * tracking on): two packets 30,000 ahead that nothing continues are held
+ * for the longest wait, whatever the stream's rate, so that 8 of the
+ * stream can come in order behind them; once 8 follow the head in a row
+ * (a sender that restarted) the wait is the time the stream's rate takes
+ * for twice 8, shorter */
+static void check_far_wait(void)
+{
+    int level = av_log_get_level();
+    FFRTPDecExtSdp sdp = { .seen_fb = 1, .fb = FF_RTPDEC_FB_NACK };
+    FFRTPDecExtOpts opts = { .nack = -1, .max_delay = -1 };
+    AVFormatContext *ic;
+    AVPacket *pkt;
+    RTPDemuxContext *s = open_demuxer(&ic, &pkt);
+    int64_t t0, lone, run;
+
+    av_log_set_level(AV_LOG_FATAL);
+    nb_out = 0;
+    if (!s || ff_rtpdec_ext_open(s, &sdp, &opts, 1) < 0) {
+        CHECK(0);
+        goto end;
+    }
+    for (int n = 1000; n < 1050; n++)
+        feed(s, pkt, n, 0);
+    feed(s, pkt, 31000, 0x40000000);
+    feed(s, pkt, 31001, 0x40000000);
+    t0   = av_gettime_relative();
+    lone = ff_rtpdec_ext_wait_end(s, t0, 100000) - t0;
+    for (int n = 31002; n < 31008; n++)
+        feed(s, pkt, n, 0x40000000);
+    run  = ff_rtpdec_ext_wait_end(s, t0, 100000) - t0;
+    printf("far head: held %"PRId64" ms with 2 in a row (stream at 58 packets a second), "
+           "%"PRId64" ms with 8\n", lone / 1000, run / 1000);
+    CHECK(s->queue_len == 8 && nb_out == 50);
+    CHECK(lone == FF_RTP_NACK_JUMP_WAIT_MAX);
+    /* 2 * 8 packets at the 58 of the last second: 276 ms (less than the
+     * longest wait however slowly the test runs) */
+    CHECK(run >= FF_RTP_NACK_JUMP_WAIT_MIN && run < FF_RTP_NACK_JUMP_WAIT_MAX);
+end:
+    close_demuxer(s, ic, pkt);
+    av_log_set_level(level);
+}
+
 /* a packet reordered far (but within RTP_STRAY_GAP), then 8 of the stream
  * in order and two lost: when the wait ends it is handed on, the two
  * skipped, not dropped as a stray */
@@ -563,6 +607,7 @@ int main(void)
     check_au();
     check_strays();
     check_reordered();
+    check_far_wait();
     if (failures)
         printf("%d check(s) failed\n", failures);
     return !!failures;

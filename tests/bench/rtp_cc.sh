@@ -19,8 +19,10 @@
 #             100 ms for good; after the rise, when 80 % of 5 Mbit/s goes through (1 s
 #             average). Draws build/bench/cc/steps.png (gnuplot): the
 #             target, the rate through the link, the link, the delay.
+#             STEPS_ROWS="ours nocc stock": which rows.
 #   share     two senders (640x360 asked for 4 Mbit/s each) through one
-#             4 Mbit/s link (RTPCAP_LINK), the second 0.5 s after the first,
+#             4 Mbit/s link (RTPCAP_LINK), the second 0.5 s after the first
+#             (SHARE_OFFSET s; SHARE_ROWS="ours nocc stock": which rows),
 #             60 s: each one's share of what went through over the last 30 s
 #             (over 10 s, keyframes and the cycles of the two controllers
 #             moved one run's share by +-10 %).
@@ -117,6 +119,7 @@ steps() {
     local row
     for row in "steps-ours:$ffmpeg:" "steps-nocc:$ffmpeg:-cc 0" "steps-stock:$stock:"; do
         IFS=: read -r name bin opts <<< "$row"
+        [ -z "${STEPS_ROWS:-}" ] || [[ " $STEPS_ROWS " == *" ${name#steps-} "* ]] || continue
         live "$name" "$bin" ffmpeg "6000:15,2000:15,5000" 45 1280 720 8000 $opts
         local back rise first
         # queueing delay averaged over 1 s (a keyframe alone spends more
@@ -178,10 +181,11 @@ share() {
     local row
     for row in "ours:$ffmpeg:" "nocc:$ffmpeg:-cc 0" "stock:$stock:"; do
         IFS=: read -r who bin opts <<< "$row"
+        [ -z "${SHARE_ROWS:-}" ] || [[ " $SHARE_ROWS " == *" $who "* ]] || continue
         "$tools/rtpcap" link-init "$work/link.$who"
         RTPCAP_LINK="$work/link.$who" live "share-$who-a" "$bin" ffmpeg 4000 60 640 360 4000 $opts &
         local a=$!
-        sleep 0.5
+        sleep "${SHARE_OFFSET:-0.5}"
         RTPCAP_LINK="$work/link.$who" live "share-$who-b" "$bin" ffmpeg 4000 60 640 360 4000 $opts
         wait "$a" || true
         local ra rb

@@ -90,20 +90,14 @@ int ff_rtp_sender_set_client(FFRTPSender *s, const FFRTPSenderClient *c)
     return 0;
 }
 
-/* a resend: a packet that left, unchanged or as RTX */
-int ff_rtp_sender_send_now(FFRTPSender *s, const uint8_t *buf, int len)
+/* a copy of a packet that left, unchanged or as RTX */
+static int check_copy(const uint8_t *buf, int len)
 {
     const Kept *k;
     int seq, hdr;
 
-    if (!attached)
-        fail("resend with the client detached");
-    if (!nack_on && in_rtcp)
-        fail("a NACK answered with NACKs off");
     if (len < 12)
         fail("a resend shorter than an RTP header");
-    if (in_rtcp)
-        resent_bytes += len;
     if (!rtx_on) {
         seq = AV_RB16(buf + 2);
         k = &kept[seq % KEPT];
@@ -123,6 +117,28 @@ int ff_rtp_sender_send_now(FFRTPSender *s, const uint8_t *buf, int len)
          (k->size > hdr && memcmp(k->data + hdr, buf + hdr + 2, k->size - hdr))))
         fail("an RTX resend is not its original's timestamp, OSN and payload");
     return len;
+}
+
+/* a resend */
+int ff_rtp_sender_send_now(FFRTPSender *s, const uint8_t *buf, int len)
+{
+    if (!attached)
+        fail("resend with the client detached");
+    if (!nack_on && in_rtcp)
+        fail("a NACK answered with NACKs off");
+    if (in_rtcp && len >= 12)
+        resent_bytes += len;
+    return check_copy(buf, len);
+}
+
+/* a probe cluster's packet: from the thread's tick, never while RTCP is read */
+int ff_rtp_sender_send_probe(FFRTPSender *s, const uint8_t *buf, int len)
+{
+    if (!attached)
+        fail("a probe with the client detached");
+    if (in_rtcp)
+        fail("a probe sent while RTCP was read");
+    return check_copy(buf, len);
 }
 
 int ff_rtp_sender_send_sr(FFRTPSender *s, int bye, uint64_t *ntp)
@@ -217,6 +233,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.sr_interval = data[0] & 8 ? 1000000 : 0;
     cfg.max_share   = share_now;
     cfg.cc          = cc_on;
+    cfg.probe       = cc_on;    /* the muxer's default: probe clusters from the tick */
     cfg.ssrc        = AV_RB32(data + 1);
     data += 5;
     size -= 5;

@@ -36,7 +36,7 @@
 #             than 1 % dropped (the test bites)
 #   tcp       beside a TCP CUBIC upload (iperf3) through a kernel bottleneck
 #             in a router namespace of its own (6 Mbit/s tbf, 64 KB): the
-#             video keeps at least 35 % of the link over the last 20 s of 45,
+#             video keeps at least 35 % of the link over the last 20 s of 60,
 #             the receiver decodes 95 % of the frames in those 20 s,
 #             decode errors for at most 5 % of the whole run's
 #   netloss   3 % random loss by nftables in a namespace (retransmissions
@@ -261,15 +261,16 @@ ccopt() { [ "$1" = default ] || echo "-cc $1"; }
 
 # live NAME CC [SENDER OPTIONS...]: 16 s of live 720p25 through the 3 Mbit/s
 # link; sets drops (%), qdelay (ms), target (kbit/s) over the last 6 s
+# (LIVE_LINK: the link's kbit/s instead, LIVE_BV: the encoder's -b:v)
 live() {
     local name=$1 cc=$2; shift 2
     local src="testsrc2=s=1280x720:r=25,noise=alls=12:allf=t"
-    local enc=(-c:v libx264 -preset veryfast -tune zerolatency -b:v 6M -maxrate 6M -bufsize 1M
-               -g 50 -bf 0 -pix_fmt yuv420p)
+    local enc=(-c:v libx264 -preset veryfast -tune zerolatency -b:v ${LIVE_BV:-6M} -maxrate ${LIVE_BV:-6M}
+               -bufsize 1M -g 50 -bf 0 -pix_fmt yuv420p)
     ports
     "$ffmpeg" -nostdin -v error -f lavfi -i "$src" "${enc[@]}" -frames:v 1 -f rtp $(ccopt "$cc") \
         -sdp_file "$work/$name.sdp" "rtp://127.0.0.1:$p_recv" > /dev/null
-    relay "$name" 0 1 20 11 0 3000 65536
+    relay "$name" 0 1 20 11 0 "${LIVE_LINK:-3000}" 65536
     timeout 60 "$ffmpeg" -nostdin -v error -protocol_whitelist file,udp,rtp -sdp_flags rtcp_to_source \
         -i "$work/$name.sdp" -f null - 2> "$work/$name.recv.log" &
     recv_pid=$!
@@ -321,12 +322,40 @@ start_run() {
             "$work/$1.pcap.series")
     errs=$(grep -c -i 'error while decoding\|concealing\|decode_slice_header error\|non-existing PPS' \
            "$work/$1.recv.log" || true)
+    # kbit/s through the link over the first second
+    first1=$(awk '!/^#/ && $1 < 1 { o += $2; n++ } END { printf "%d\n", o / (n ? n : 1) }' "$work/$1.pcap.series")
+    probes=$(grep -ao '[0-9]* probe clusters ([^)]*)' "$work/$1.send.log" | tail -n 1)
+}
+
+# probe: a 12 Mbit/s link (64 KB queue), the encoder asked for 12 from
+# 1 Mbit/s. With default options the probe clusters (3 and 6 Mbit/s on the
+# first transport feedback, then twice each measure the link took) must
+# carry the stream past 4.8 Mbit/s over the first second (40 % of the
+# link; 6.0-7.6 in runs here), with at most 1 % dropped in the queue over
+# the first 10 s and no decode error. With -probe 0 (the exponential
+# start-up alone, never above 1.5 x what was acknowledged) it carried
+# 3.0-3.4: it is measured and reported, and must stay below what probing
+# got (the test tells the two apart).
+test_probe() {
+    local with
+    LIVE_LINK=12000 LIVE_BV=12M start_run probe1 default
+    note "probing: $early % dropped over the first 10 s, $first1 kbit/s in the first second, $later from 5 s on," \
+         "$errs decode errors; $probes"
+    [ "$first1" -ge 4800 ] || die "probing: only $first1 kbit/s through the 12 Mbit/s link in the first second (4800 asked)"
+    awk -v d="$early" 'BEGIN { exit !(d <= 1) }' || die "probing: $early % dropped over the first 10 s (1 % allowed)"
+    [ "$errs" = 0 ] || die "probing: the receiver logged $errs decode errors"
+    with=$first1
+    LIVE_LINK=12000 LIVE_BV=12M start_run probe0 default -probe 0
+    note "-probe 0: $early % dropped over the first 10 s, $first1 kbit/s in the first second, $later from 5 s on," \
+         "$errs decode errors"
+    [ "$first1" -lt "$with" ] || die "-probe 0 carried $first1 kbit/s in the first second, probing $with: no difference"
 }
 
 test_start() {
     start_run start1 default
     note "default options, from 1 Mbit/s: $early % dropped in the queue over the first 10 s, $later kbit/s through" \
-         "the 3 Mbit/s link from 5 s on, $errs decode errors; $(grep -o 'cc: starts at [0-9]* bit/s' "$work/start1.send.log")"
+         "the 3 Mbit/s link from 5 s on ($first1 in the first second), $errs decode errors; $probes;" \
+         "$(grep -o 'cc: starts at [0-9]* bit/s' "$work/start1.send.log")"
     awk -v d="$early" 'BEGIN { exit !(d <= 1) }' || die "default options: $early % dropped over the first 10 s (1 % allowed)"
     [ "$later" -ge 2100 ] || die "default options: only $later kbit/s through the 3 Mbit/s link from 5 s on (70 % expected)"
     [ "$errs" = 0 ] || die "default options: the receiver logged $errs decode errors"
@@ -338,7 +367,9 @@ test_start() {
 # tcp: the video beside a TCP upload, through a kernel bottleneck: two
 # network namespaces of the test's own (netns_link), 6 Mbit/s of tbf with
 # a 64 KB drop-tail queue; live 720p25 asked for 6 Mbit/s with cc 1 and
-# iperf3 (TCP CUBIC, the kernel's default) from 2 s on, 45 s in all. Over
+# iperf3 (TCP CUBIC, the kernel's default) from 2 s on, 60 s in all (the
+# issue's run; 45 s until 2026-12-06. Either way the check is flaky at
+# this controller: a CI run got 23 % in 45 s, a 60 s run here 24 %). Over
 # the last 20 s (from a capture in the receiver's namespace) the video
 # must carry at least 35 % of the link, the two together at least 85 %;
 # over the same 20 s of media (the frames whose timestamps fall in the
@@ -396,7 +427,7 @@ ns_summary() {
 # line, no verdict), TCP_OUT (a prefix for the
 # series of the graph: .series, .target, .ping).
 test_tcp() {
-    local d=${TCP_DUR:-45} src="testsrc2=s=1280x720:r=25,noise=alls=12:allf=t"
+    local d=${TCP_DUR:-60} src="testsrc2=s=1280x720:r=25,noise=alls=12:allf=t"
     local enc=(-c:v libx264 -preset veryfast -tune zerolatency -b:v 6M -maxrate 6M -bufsize 1M
                -g 50 -bf 0 -pix_fmt yuv420p)
     local sender=${TCP_SENDER:-$ffmpeg} opts=(${TCP_OPTS:-}) stats=()
@@ -700,6 +731,7 @@ ccfb)     test_ccfb ;;
 rtsp)     test_rtsp ;;
 constant) test_constant ;;
 start)    test_start ;;
+probe)    test_probe ;;
 tcp)      test_tcp ;;
 netloss)  test_netloss ;;
 goodlink) test_goodlink ;;

@@ -55,6 +55,9 @@
 # DUR (s of video, default 10), PEER_STOCK=1 publishes with
 # stock FFmpeg's whip muxer instead (build/stock), for comparison: the
 # checks that need this project's transport are then reported, not asserted.
+# WHIP_SENDER=FFMPEG publishes with that ffmpeg binary (an A/B of two
+# builds of this project). The bottleneck cases print when the router's
+# queue dropped (sampled every 0.2 s) and the target then.
 set -eu
 build=$(cd "$1" && pwd)
 what=$2
@@ -63,7 +66,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 py=/usr/bin/python3
 dur=${DUR:-10}
 stockrun=${PEER_STOCK:-0}
-bin=$ffmpeg
+bin=${WHIP_SENDER:-$ffmpeg}
 [ "$stockrun" = 1 ] && bin=$stock
 
 # libwebrtc for Node, into BUILD/tests/node on first use
@@ -286,6 +289,12 @@ fi
 if [ "$what" = bottleneck ] || [ "$what" = wrtc-bottleneck ]; then
     # the queue's drops after second 5 of the media
     for _ in $(seq 200); do [ -e "$work/peer.json.first" ] && break; sleep 0.1; done
+    # the queue's drops over time (monotonic s, as the stats' time_us):
+    # when they came, for the log
+    ( while kill -0 "$ff" 2>/dev/null; do
+          echo "$(cut -d' ' -f1 /proc/uptime) $(tc -n "$nsr" -s qdisc show dev rb | sed -n 's/.*dropped \([0-9]*\).*/\1/p')"
+          sleep 0.2
+      done > "$work/qdrops.txt" ) &
     sleep 5
     tc -n "$nsr" -s qdisc show dev rb > "$work/q5.txt"
     ip netns exec "$nsr" cat /sys/class/net/rb/statistics/tx_packets > "$work/tx5.txt"
@@ -445,6 +454,20 @@ if what in ('bottleneck', 'wrtc-bottleneck'):
     share = (dend - d5) / max(tend - t5 + dend - d5, 1)
     print('  queue: %d dropped in all, %d of %d after second 5 (%.2f %%)' % (dend, dend - d5, tend - t5 + dend - d5, 100 * share))
     check(share <= 0.01, '<= 1 % lost in the queue after second 5')
+    # when the drops came (s after the sender's first stats line), and the
+    # target then: what a failure is about
+    if stats and os.path.exists(work + '/qdrops.txt'):
+        t0, prev, when = stats[0]['time_us'] / 1e6, None, []
+        for l in open(work + '/qdrops.txt'):
+            f = l.split()
+            if len(f) < 2:
+                continue
+            t, n = float(f[0]) - t0, int(f[1])
+            if prev is not None and n > prev:
+                tgt = [s['target_bitrate'] for s in stats if s['time_us'] / 1e6 - t0 <= t][-1:] or [0]
+                when.append('%.1f s: %d (target %d)' % (t, n - prev, tgt[0] // 1000))
+            prev = n
+        print('  drops over time: %s' % (', '.join(when) or 'none'))
     # how long the target first stayed above the link: from the first line
     # above it to the next one at or below it (the start-up probes past
     # the link and must come back)
