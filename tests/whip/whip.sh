@@ -464,7 +464,7 @@ if what in ('bottleneck', 'wrtc-bottleneck'):
                 continue
             t, n = float(f[0]) - t0, int(f[1])
             if prev is not None and n > prev:
-                tgt = [s['target_bitrate'] for s in stats if s['time_us'] / 1e6 - t0 <= t][-1:] or [0]
+                tgt = [s.get('target_bitrate', 0) for s in stats if s['time_us'] / 1e6 - t0 <= t][-1:] or [0]
                 when.append('%.1f s: %d (target %d)' % (t, n - prev, tgt[0] // 1000))
             prev = n
         print('  drops over time: %s' % (', '.join(when) or 'none'))
@@ -480,7 +480,7 @@ if what in ('bottleneck', 'wrtc-bottleneck'):
         sec = (back['time_us'] - stats[above]['time_us']) / 1e6 if back else None
         check(back is not None and sec <= 3, 'the target back at or below the 1.5 Mbit/s link '
               'within 3 s of first going above it (%s s)' % sec)
-    tail = [s['target_bitrate'] for s in stats if s['time_us'] - stats[0]['time_us'] > 5e6]
+    tail = [s.get('target_bitrate', 0) for s in stats if s['time_us'] - stats[0]['time_us'] > 5e6]
     if tail:
         print('  target after second 5: %.0f-%.0f kbit/s' % (min(tail) / 1e3, max(tail) / 1e3))
 sys.exit(1 if fails else 0)
