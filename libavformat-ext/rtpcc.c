@@ -68,8 +68,8 @@
  *   queue built up beyond 100 ms (the smoothed delay above its lowest, in
  *   s; 0.5 x at least: 0.85 x alone drains a full 64 KB queue of a link
  *   that fell from 6 to 2 Mbit/s in 1.7 s); normal use increases it by
- *   four packets per response time
- *   (RTT + 100 ms) near the rate of the last decreases (the link estimate,
+ *   four packets per response time (RTT + 100 ms), a fifth of the link
+ *   estimate a second at most, near the rate of the last decreases (the link estimate,
  *   forgotten 2 s after the last decrease: the link may have grown), and
  *   past it doubles every 8 response times while the queue does not show
  *   (as the start-up does, slower: a link that grew from 2 to 5 Mbit/s is
@@ -119,6 +119,7 @@
 #define MULT_INCREASE   1.12        ///< per second, far from the link estimate with a queue (GCC: 1.08)
 #define PROBE_RESPONSES 8.0         ///< response times to double in, far from the link estimate, no queue
 #define ADD_PACKETS     4.0         ///< packets per response time, near the link estimate
+#define ADD_SHARE       0.2         ///< of the link estimate per second, the additive step at most
 #define PROBE_AHEAD     1.2         ///< x the acknowledged rate that probing grows to at most
 #define QUEUE_CUT_FROM  100.0       ///< ms of queue above which a cut for overuse takes more
 #define ACK_WINDOW      300000      ///< µs of arrival time for the acknowledged rate
@@ -791,7 +792,14 @@ static void aimd(FFRTPCC *cc, int64_t now)
             cc->rate / 1000.0 < cc->link_avg + 3 * sqrt(cc->link_var * cc->link_avg) + 1) {
             /* near the link's rate: about one packet more per response time */
             double response = (cc->rtt + 100000) / 1e6;
-            cc->rate += FFMAX(1000.0, ADD_PACKETS * 1200 * 8 / response) * dt;
+            double step = ADD_PACKETS * 1200 * 8 / response;
+            /* on a slow link four packets per response time are more
+             * than the link a second (320 kbit/s a second at 250 kbit/s
+             * and a 20 ms RTT): each cut was undone within 0.3 s and 260
+             * ms of queue stood; a fifth of the link a second, 130 ms.
+             * From about 1.6 Mbit/s up the packets are the smaller step */
+            step = FFMIN(step, ADD_SHARE * 1000 * cc->link_avg);
+            cc->rate += FFMAX(1000.0, step) * dt;
         } else if (!queue_shows(cc)) {
             /* past the link estimate and the queue still empty: the link
              * may have grown; find out as the start-up does, at an eighth

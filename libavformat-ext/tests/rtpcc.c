@@ -488,10 +488,12 @@ static void acked_rate(void)
 }
 
 /* a slow link: 250 kbit/s with a 64 KB queue (2 s of it), asked for 1
- * Mbit/s from 500 kbit/s. No loss and the link used; the queueing delay
- * is printed, not asserted: four packets per response time are a large
- * step at this rate, and a standing queue of about 260 ms remains (297
- * ms while the acknowledged rate read a packet per window high) */
+ * Mbit/s from 500 kbit/s. No loss, the link used, and a standing queue of
+ * at most 200 ms: with the additive step four packets per response time
+ * whatever the link (320 kbit/s a second here, more than the link) about
+ * 260 ms stood (297 ms while the acknowledged rate read a packet per
+ * window high); with it at most a fifth of the link estimate a second,
+ * about 130 ms */
 static void slow_link(void)
 {
     Scenario sc = {
@@ -512,6 +514,7 @@ static void slow_link(void)
            "%"PRIu64" decreases\n", sc.name, loss * 100, use * 100, qd, target / 1e3, st.decreases);
     CHECK(loss <= 0.01, "slow link: loss %.2f %% > 1 %%", loss * 100);
     CHECK(use >= 0.80, "slow link: link use %.2f < 80 %%", use);
+    CHECK(qd <= 200, "slow link: queue delay %.1f ms > 200 ms", qd);
 }
 
 /* whip.sh bottleneck's case: 1.5 Mbit/s, 64 KB, asked for 2.5 from 1, an

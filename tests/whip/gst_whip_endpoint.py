@@ -33,6 +33,10 @@ ap.add_argument('out')
 ap.add_argument('--pli-at', type=float, default=0)
 ap.add_argument('--timeout', type=float, default=60)
 ap.add_argument('--latency', type=int, default=200)
+# a diagnostic, off by default: the RTP session's bandwidth in bit/s, which
+# webrtcbin otherwise estimates from what it has received when it computes
+# its regular RTCP interval (doc/whip.md: why NACKs wait at the start)
+ap.add_argument('--session-bandwidth', type=float, default=0)
 args = ap.parse_args()
 
 Gst.init(None)
@@ -167,6 +171,10 @@ def on_offer_set(promise, _):
         if tr is None:
             break
         tr.set_property('do-nack', True)
+    if args.session_bandwidth > 0:
+        session = webrtc.get_by_name('rtpbin').emit('get-session', 0)
+        session.set_property('bandwidth', args.session_bandwidth)
+        print('session bandwidth', session.get_property('bandwidth'), flush=True)
     webrtc.emit('create-answer', None, Gst.Promise.new_with_change_func(on_answer, None))
 
 
