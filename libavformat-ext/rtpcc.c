@@ -69,12 +69,17 @@
  *   s; 0.5 x at least: 0.85 x alone drains a full 64 KB queue of a link
  *   that fell from 6 to 2 Mbit/s in 1.7 s); normal use increases it by
  *   four packets per response time (RTT + 100 ms), a fifth of the link
- *   estimate a second at most, near the rate of the last decreases (the link estimate,
- *   forgotten 2 s after the last decrease: the link may have grown), and
- *   past it doubles every 8 response times while the queue does not show
- *   (as the start-up does, slower: a link that grew from 2 to 5 Mbit/s is
- *   taken within a few seconds, where GCC's 8 % a second takes ten and
- *   probes instead), or 12 % a second if it does; underuse holds. Never
+ *   estimate a second at most, near the rate of the last decreases (the
+ *   link estimate); past it 12 % a second. The estimate is forgotten when
+ *   the acknowledged rate passes it by three deviations (the link grew)
+ *   or 2 s after the last decrease; without one the rate doubles every 8
+ *   response times while the queue does not show (as the start-up does,
+ *   slower: a link that grew from 2 to 5 Mbit/s is taken within a few
+ *   seconds, where GCC's 8 % a second takes ten and probes instead), or
+ *   grows 12 % a second if it does, and also after an age-out until the
+ *   acknowledged rate passes the old estimate by 15 % (a full link with
+ *   an encoder a second late shows neither a queue nor more
+ *   throughput while the target runs ahead); underuse holds. Never
  *   above 1.5 x what was acknowledged, plus 10 kbit/s. The additive part is
  *   what makes two senders converge to equal shares (each cut takes 15 %,
  *   each increase the same few packets): at one packet per response time
@@ -124,6 +129,7 @@
 #define QUEUE_CUT_FROM  100.0       ///< ms of queue above which a cut for overuse takes more
 #define ACK_WINDOW      300000      ///< µs of arrival time for the acknowledged rate
 #define ACK_SLOTS       4096
+#define LINK_MARGIN     0.15        ///< above an estimate forgotten for its age, the acked rate shows the link grew
 #define LOSS_MIN_PKTS   20
 #define LOSS_MIN_SPAN   500000      ///< µs: a loss figure covers at least this (or 1000 packets)
 #define LOSS_LOW        0.02
@@ -192,6 +198,7 @@ struct FFRTPCC {
     int64_t last_change;            ///< µs, the last time the rate moved
     int64_t last_decrease;
     double link_avg, link_var;      ///< kbit/s, of the acked rate at decreases; avg < 0: none
+    double link_stale;              ///< kbit/s, the estimate last forgotten for age; < 0: none
     int64_t rtt;
 
     /* acknowledged rate: received packets by arrival time */
@@ -256,6 +263,7 @@ FFRTPCC *ff_rtpcc_alloc(const FFRTPCCConfig *cfg)
     cc->threshold = THRESH_INIT;
     cc->time_over = -1;
     cc->link_avg  = -1;
+    cc->link_stale = -1;
     cc->rtt       = DEFAULT_RTT;
     cc->state     = FF_RTPCC_INCREASE;
     return cc;
@@ -758,10 +766,25 @@ static void aimd(FFRTPCC *cc, int64_t now)
         break;
     }
     /* the acked rate well above the link estimate: the link grew, forget
-     * it; also when nothing confirmed it for LINK_STALE while increasing */
-    if (cc->link_avg >= 0 && (acked_kbps > cc->link_avg + 3 * sqrt(cc->link_var * cc->link_avg) ||
-                              (cc->state == FF_RTPCC_INCREASE && now - cc->last_decrease > LINK_STALE)))
-        cc->link_avg = -1;
+     * it; also when nothing confirmed it for LINK_STALE while increasing,
+     * but keep it then as link_stale */
+    if (cc->link_avg >= 0 && acked_kbps > cc->link_avg + 3 * sqrt(cc->link_var * cc->link_avg)) {
+        cc->link_avg   = -1;
+        cc->link_stale = -1;
+    } else if (cc->link_avg >= 0 && cc->state == FF_RTPCC_INCREASE && now - cc->last_decrease > LINK_STALE) {
+        cc->link_stale = cc->link_avg;
+        cc->link_avg   = -1;
+    }
+    /* an estimate forgotten for its age only says the link may have grown:
+     * until the acknowledged rate shows it did (LINK_MARGIN above the old
+     * estimate), the increase is GCC's multiplicative one, not the
+     * doubling. On a full 1.5 Mbit/s link (whip.sh bottleneck) the hold
+     * while the queue drained after a cut outlasted LINK_STALE; doubling
+     * from the age alone then took the target from 1.38 to 1.72 Mbit/s
+     * in 0.5 s, libx264 followed a second later, and the router dropped
+     * 20-35 datagrams each time (unit test rtpcc: hold_on_full_link) */
+    if (cc->link_stale >= 0 && acked_kbps > (1 + LINK_MARGIN) * cc->link_stale)
+        cc->link_stale = -1;
 
     switch (cc->state) {
     case FF_RTPCC_INCREASE:
@@ -800,10 +823,14 @@ static void aimd(FFRTPCC *cc, int64_t now)
              * From about 1.6 Mbit/s up the packets are the smaller step */
             step = FFMIN(step, ADD_SHARE * 1000 * cc->link_avg);
             cc->rate += FFMAX(1000.0, step) * dt;
-        } else if (!queue_shows(cc)) {
-            /* past the link estimate and the queue still empty: the link
-             * may have grown; find out as the start-up does, at an eighth
-             * of its pace (doubling in about a second at 20 ms RTT) */
+        } else if (!queue_shows(cc) && cc->link_avg < 0 && cc->link_stale < 0) {
+            /* no link estimate and the queue still empty: the link may
+             * have grown; find out as the start-up does, at an eighth of
+             * its pace (doubling in about a second at 20 ms RTT). Past an
+             * estimate that holds, the multiplicative increase below: an
+             * encoder a second late leaves the queue empty while the
+             * target runs on, and doubling there took it to 1.9 Mbit/s on
+             * the 1.5 Mbit/s link before the queue showed */
             double response = (cc->rtt + 100000) / 1e6;
             double grown = cc->rate * exp2(dt / (PROBE_RESPONSES * response));
             /* it grows to a fifth above what gets through at most: on a
@@ -851,6 +878,7 @@ static void aimd(FFRTPCC *cc, int64_t now)
                 acked_kbps < cc->link_avg - 3 * sqrt(cc->link_var * cc->link_avg))
                 cc->link_avg = -1;
             link_update(cc, acked_kbps);
+            cc->link_stale = -1;
             cc->last_decrease = now;
         }
         cc->state = FF_RTPCC_HOLD;
