@@ -44,6 +44,10 @@ fi
 [ "$what" = all ] || [ "$what" = cpu ] || exit 0
 
 . "$top/tests/rtp/lib.sh"
+# make bench builds both; run by hand, say what is missing instead of
+# printing rows of zeros
+[ -x "$tools/cputime" ] || die "no $tools/cputime: make bench builds it (or: gcc -O2 -o $tools/cputime tests/bench/cputime.c)"
+[ -x "$stock" ] || die "no stock FFmpeg at $stock for the stock-whip row: make bench builds it"
 reps=${WHIP_BENCH_REPS:-3}
 in=$build/bench/h264-720p25-4M-30s-nobf.mkv
 if [ ! -f "$in" ]; then
