@@ -649,8 +649,9 @@ static void no_congestion(void)
  * floor (THRESH_MIN 6 ms) is what keeps them apart: at 3 ms the target
  * fell to 0.71 Mbit/s. Larger swings are beyond it: 0-15 ms every 250 ms
  * or 0-25 ms every 500 ms took the target to 0.9-1.5 Mbit/s, and without
- * the threshold's rise (K_UP 0) about the same (2026-12-07): the same
- * detector as GCC's, which takes such rises for a queue too */
+ * the threshold's rise (K_UP 0) about the same (2026-12-07). The
+ * detector has GCC's constants, so GCC presumably takes such rises for a
+ * queue too; not tried against libwebrtc */
 static void path_delay_swings(void)
 {
     Scenario sc = {
