@@ -8,9 +8,9 @@
 #        4 Mbit/s copied (-re -c copy) through the whip muxer into webrtcbin,
 #        against the rtp muxer sending the same file to a plain UDP sink and
 #        to FFmpeg's receiver (its feedback read: like for like), and
-#        stock's whip muxer; the ffmpeg process's user+sys time
-#        (tests/bench/cputime.c), median of WHIP_BENCH_REPS (3) runs, of
-#        10 s and 30 s runs, whose difference leaves the handshake out.
+#        stock's whip muxer; the ffmpeg process's CPU time between seconds
+#        8 and 28 of 30 s runs (its threads' schedstat), after the
+#        handshake, in WHIP_BENCH_REPS (5) rounds of one run of each kind.
 # Both run in network namespaces of their own (tests/rtp/lib.sh).
 set -eu
 build=$(cd "$1" && pwd)
@@ -44,11 +44,10 @@ fi
 [ "$what" = all ] || [ "$what" = cpu ] || exit 0
 
 . "$top/tests/rtp/lib.sh"
-# make bench builds both; run by hand, say what is missing instead of
+# make bench builds it; run by hand, say what is missing instead of
 # printing rows of zeros
-[ -x "$tools/cputime" ] || die "no $tools/cputime: make bench builds it (or: gcc -O2 -o $tools/cputime tests/bench/cputime.c)"
 [ -x "$stock" ] || die "no stock FFmpeg at $stock for the stock-whip row: make bench builds it"
-reps=${WHIP_BENCH_REPS:-3}
+reps=${WHIP_BENCH_REPS:-5}
 in=$build/bench/h264-720p25-4M-30s-nobf.mkv
 if [ ! -f "$in" ]; then
     mkdir -p "$(dirname "$in")"
@@ -56,21 +55,26 @@ if [ ! -f "$in" ]; then
         -c:v libx264 -preset veryfast -bf 0 -g 50 -b:v 4M -maxrate 4M -bufsize 2M "$in.tmp.mkv"
     mv "$in.tmp.mkv" "$in"
 fi
-mb_of() {  # SECONDS -> MB of video in the first SECONDS of the input
-    "$build/ffmpeg/ffprobe" -v error -select_streams v:0 -read_intervals "%+$1" \
-        -show_entries packet=size -of csv=p=0 "$in" | awk '{ s += $1 } END { printf "%.3f", s / 1e6 }'
-}
-short=10 long=30
-mb_short=$(mb_of $short) mb_long=$(mb_of $long)
+# the steady state: from second w0 to w1 of a 30 s run, after the WHIP
+# handshake (HTTP, a certificate, ICE, DTLS) and its backlog, before the end
+w0=8 w1=28
+mb=$("$build/ffmpeg/ffprobe" -v error -select_streams v:0 -read_intervals "$w0%$w1" \
+    -show_entries packet=size -of csv=p=0 "$in" | awk '{ s += $1 } END { printf "%.3f", s / 1e6 }')
 
 netns_link 1000000 1048576
 for n in "$nsa" "$nsb"; do ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
 for _ in $(seq 100); do ip -n "$nsb" link show vb | grep -q 'state UP' && break; sleep 0.02; done
 
-one() {  # KIND (rtp, whip, stock-whip) SECONDS -> prints user+sys seconds
-    local kind=$1 t=$2 p bin=$ffmpeg out
+cpu_ns() {  # PID -> ns on the CPU so far of all its threads, and of its demuxer's
+    for t in /proc/"$1"/task/*; do
+        printf '%s %s\n' "$(cat "$t/comm")" "$(cut -d' ' -f1 "$t/schedstat")"
+    done 2>/dev/null | awk '{ s += $NF } /^dmx/ { d += $NF } END { printf "%.0f %.0f\n", s, d }'
+}
+
+one() {  # KIND (rtp, rtp-fb, whip, stock-whip) -> prints ms on the CPU from w0 to w1, the demuxer's
+    local kind=$1 p bin=$ffmpeg pid a b
     p=$(ip netns exec "$nsb" "$tools/freeport")
-    rm -f "$work/peer.json" "$work/t"
+    rm -f "$work/peer.json"
     if [ "$kind" = rtp ]; then
         # a plain UDP sink for RTP and RTCP
         ip netns exec "$nsb" /usr/bin/python3 -c '
@@ -80,59 +84,88 @@ for i, x in enumerate(s): x.bind(("10.77.0.2", int(sys.argv[1]) + i))
 end = time.time() + 60
 while time.time() < end:
     for x in select.select(s, [], [], 1)[0]: x.recv(65536)' "$p" &
-        out="rtp://10.77.0.2:$p?pkt_size=1200"
         sleep 0.5
-        "$tools/cputime" "$work/t" ip netns exec "$nsa" "$bin" -nostdin -v error -re -t "$t" -i "$in" \
-            -c copy -f rtp "$out" > /dev/null 2>&1 || true
+        ip netns exec "$nsa" "$bin" -nostdin -v error -re -t 30 -i "$in" \
+            -c copy -f rtp "rtp://10.77.0.2:$p?pkt_size=1200" > /dev/null 2>&1 &
     elif [ "$kind" = rtp-fb ]; then
         # FFmpeg's receiver (this project's: RRs, transport-cc feedback,
         # NACKs) instead of the sink: the feedback a WebRTC peer sends,
-        # read by the same muxer, as the whip rows read webrtcbin's
+        # read by the same muxer, as the whip rows read webrtcbin's. It
+        # decodes, as webrtcbin does (with FFmpeg's decoder): the peer's
+        # load on the other core slows this side too (the demuxer's
+        # thread, the same work in every run, took 4-49 % longer beside
+        # webrtcbin than beside this receiver copying, in four pairs)
         "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames:v 1 -f rtp -sdp_file "$work/fb.sdp" \
             "rtp://10.77.0.2:$p?pkt_size=1200" > /dev/null 2>&1
         ip netns exec "$nsb" timeout 60 "$ffmpeg" -nostdin -v error -protocol_whitelist file,udp,rtp \
-            -sdp_flags rtcp_to_source -i "$work/fb.sdp" -c copy -f null - > /dev/null 2>&1 &
+            -sdp_flags rtcp_to_source -i "$work/fb.sdp" -f null - > /dev/null 2>&1 &
         for _ in $(seq 100); do
             ip netns exec "$nsb" grep -q ":$(printf '%04X' "$p") 00000000:0000" /proc/net/udp && break; sleep 0.05
         done
-        "$tools/cputime" "$work/t" ip netns exec "$nsa" "$bin" -nostdin -v error -re -t "$t" -i "$in" \
+        ip netns exec "$nsa" "$bin" -nostdin -v error -re -t 30 -i "$in" \
             -c copy -f rtp -stats_file "$work/fb.json" -stats_interval 0 "rtp://10.77.0.2:$p?pkt_size=1200" \
-            > /dev/null 2>&1 || true
-        # the feedback it read (for the table's note)
-        sed -n 's/.*"rtcp_received":\([0-9]*\).*/\1/p' "$work/fb.json" | tail -n 1 > "$work/fb.rtcp"
+            > /dev/null 2>&1 &
     else
         [ "$kind" = stock-whip ] && bin=$stock
         ip netns exec "$nsb" /usr/bin/python3 "$top/tests/whip/gst_whip_endpoint.py" 10.77.0.2 "$p" \
             "$work/peer.json" --timeout 60 > "$work/peer.log" 2>&1 &
         for _ in $(seq 100); do grep -q ready "$work/peer.log" && break; sleep 0.1; done
-        "$tools/cputime" "$work/t" ip netns exec "$nsa" "$bin" -nostdin -v error -re -t "$t" -i "$in" \
-            -c copy -f whip "http://10.77.0.2:$p/whip" > /dev/null 2>&1 || true
+        ip netns exec "$nsa" "$bin" -nostdin -v error -re -t 30 -i "$in" \
+            -c copy -f whip "http://10.77.0.2:$p/whip" > /dev/null 2>&1 &
     fi
+    # ip netns exec execs the command: $! is ffmpeg
+    pid=$!
+    sleep $w0; a=$(cpu_ns $pid)
+    sleep $((w1 - w0)); b=$(cpu_ns $pid)
+    # a run that ended before w1 has no steady state to show
+    [ -d /proc/$pid ] || die "$kind: ffmpeg ended before second $w1"
+    wait $pid || true
     kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true
-    read -r _ u s < "$work/t"
-    awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f\n", u + s }'
+    [ "$kind" = rtp-fb ] && sed -n 's/.*"rtcp_received":\([0-9]*\).*/\1/p' "$work/fb.json" | tail -n 1 > "$work/fb.rtcp"
+    echo "$a $b" | awk '{ printf "%.1f %.1f\n", ($3 - $1) / 1e6, ($4 - $2) / 1e6 }'
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-echo "### Send-path CPU with SRTP: 720p25 H.264 at 4 Mbit/s (-re -c copy), user+sys of the ffmpeg process, median of $reps"
+kinds="rtp rtp-fb whip stock-whip"
+# rounds of one run of each kind, so that a busy spell of the (shared)
+# machine falls on all kinds alike, not on one kind's runs
+: > "$work/runs"
+for r in $(seq "$reps"); do
+    for kind in $kinds; do
+        v=$(one "$kind") || exit 1
+        echo "$r $kind $v" >> "$work/runs"
+    done
+done
+
+echo "### Send-path CPU with SRTP: 720p25 H.264 at 4 Mbit/s (-re -c copy), the ffmpeg process's CPU time"
 echo
-echo "The send path's own cost: the difference between ${long} s ($mb_long MB) and ${short} s ($mb_short MB) runs,"
-echo "so that what a session costs once (the WHIP handshake: HTTP, a certificate, ICE, DTLS) drops out."
+echo "From second $w0 to $w1 of 30 s runs ($mb MB of video), when the WHIP handshake (HTTP, a certificate,"
+echo "ICE, DTLS) and its backlog are over: the sum of its threads' run time (/proc/PID/task/*/schedstat)."
+echo "$reps rounds of one run of each kind; the median, and the range in brackets."
 echo
 echo "rtp: to a UDP sink that sends nothing; rtp-fb: to FFmpeg's receiver (this project's), whose RRs, transport-cc"
 echo "feedback and NACKs the muxer reads and acts on, as the whip rows read webrtcbin's: the like-for-like peer."
+echo "The ratios are of the medians; 'round by round' is the median (range) of each round's own ratio to rtp-fb."
 echo
-echo "| muxer | CPU s, ${short} s | CPU s, ${long} s | ms per MB | / rtp | / rtp-fb |"
-echo "|---|---|---|---|---|---|"
-rtp= rtpfb=
-for kind in rtp rtp-fb whip stock-whip; do
-    cs=$(for _ in $(seq "$reps"); do one "$kind" $short; done | median)
-    cl=$(for _ in $(seq "$reps"); do one "$kind" $long; done | median)
-    per=$(awk -v a="$cs" -v b="$cl" -v ma="$mb_short" -v mb="$mb_long" 'BEGIN { printf "%.2f", (b - a) * 1000 / (mb - ma) }')
-    [ "$kind" = rtp ] && rtp=$per
-    [ "$kind" = rtp-fb ] && rtpfb=$per
-    awk -v k="$kind" -v a="$cs" -v b="$cl" -v p="$per" -v r="$rtp" -v f="${rtpfb:-0}" \
-        'BEGIN { printf "| %s | %.2f | %.2f | %.1f | %.2f | %s |\n", k, a, b, p, p / r, (f > 0 ? sprintf("%.2f", p / f) : "") }'
+echo "The demuxer's thread does the same work in every run: its time shows how busy the machine was around"
+echo "each kind (webrtcbin and FFmpeg's receiver decode on the other core)."
+echo
+echo "| muxer | CPU ms, s $w0-$w1 | ms per MB | / rtp | / rtp-fb | / rtp-fb round by round | the demuxer's ms |"
+echo "|---|---|---|---|---|---|---|"
+of() { awk -v k="$1" -v c="${2:-3}" '$2 == k { print $c }' "$work/runs"; }
+rtp=$(of rtp | median) rtpfb=$(of rtp-fb | median)
+for kind in $kinds; do
+    m=$(of "$kind" | median)
+    lo=$(of "$kind" | sort -n | head -n 1) hi=$(of "$kind" | sort -n | tail -n 1)
+    rr=$(awk -v k="$kind" '$2 == "rtp-fb" { f[$1] = $3 } $2 == k { v[$1] = $3 }
+        END { for (r in v) if (f[r] > 0) print v[r] / f[r] }' "$work/runs" | sort -n)
+    awk -v k="$kind" -v m="$m" -v lo="$lo" -v hi="$hi" -v mb="$mb" -v r="$rtp" -v f="$rtpfb" -v d="$(of "$kind" 4 | median)" \
+        -v rm="$(echo "$rr" | median)" -v rlo="$(echo "$rr" | head -n 1)" -v rhi="$(echo "$rr" | tail -n 1)" \
+        'BEGIN { printf "| %s | %.0f (%.0f-%.0f) | %.1f | %.2f | %.2f | %.2f (%.2f-%.2f) | %.0f |\n",
+                 k, m, lo, hi, m / mb, m / r, m / f, rm, rlo, rhi, d }'
 done
 echo
 echo "(rtp-fb: the muxer read $(cat "$work/fb.rtcp" 2>/dev/null || echo '?') RTCP datagrams in its last run)"
+echo
+echo "Each run (round, kind, ms of the process, ms of its demuxer):"
+awk '{ printf "%s %s %s %s; ", $1, $2, $3, $4 } END { print "" }' "$work/runs"
