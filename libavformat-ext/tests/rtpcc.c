@@ -66,7 +66,7 @@ typedef struct Scenario {
                                  * moves to a random value in [0, path_swing]
                                  * every path_period, linearly (a radio link's
                                  * scheduling, a route change), in order */
-    int64_t path_period;
+    int64_t path_period;        /* 0: path_swing is a constant delay */
 } Scenario;
 
 typedef struct Sim {
@@ -159,9 +159,13 @@ static int64_t bottleneck_send(Bottleneck *q, int64_t t, double cap, int queue_b
  *  between random points path_period apart, the same for every run. */
 static int64_t path_delay(const Scenario *sc, int64_t t)
 {
-    uint32_t k = t / sc->path_period;
-    double a, b, f = (double)(t % sc->path_period) / sc->path_period;
+    uint32_t k;
+    double a, b, f;
 
+    if (sc->path_period <= 0)
+        return sc->path_swing;
+    k = t / sc->path_period;
+    f = (double)(t % sc->path_period) / sc->path_period;
     /* a hash of the point's index, not the shared generator: the path
      * does not depend on how many packets the controller sends */
     a = ((k * 2654435761u) >> 8) / 16777216.0;
