@@ -42,10 +42,13 @@
  *   packets). Every packet sent during a cluster counts in it; once a later
  *   packet is reported, its receive rate against its send rate is the
  *   measure (0.85 x the receive rate if it fell short of 0.9 x the send
- *   rate: the link is full, and the start-up ends there; else the smaller),
- *   which raises the rate at once and holds against the acknowledged
+ *   rate: the link is full; else the smaller), which raises the rate at
+ *   once (a full link's also lowers it) and holds against the acknowledged
  *   rate's cap for FF_RTPCC_PROBE_HOLD; a measure of 70 % of the highest
- *   rate asked for or more asks for a cluster at twice it. While clusters
+ *   rate asked for or more asks for a cluster at twice it, full or not (a
+ *   receiver held up for 2 ms makes a 15 ms cluster look full); a full
+ *   link below that, with no higher cluster out, ends the probing and the
+ *   start-up. While clusters
  *   are out the doubling waits for them. The start-up alone is limited by
  *   1.5 x what was acknowledged each response time (in the unit test, a
  *   12 Mbit/s target 0.96 s after the start, 0.21 s with probing; live
@@ -699,15 +702,21 @@ static void probe_finish(FFRTPCC *cc, int64_t now)
                 cluster_drop(cc, i--);
                 continue;
             }
-            /* a full link is found: the start-up's doubling would only
-             * fill its queue (it took a 3 Mbit/s link to 4 and 150 ms of
-             * queue); else, if the link took most of the highest rate
-             * asked for, ask for more */
-            if (full) {
+            /* if the link took most of the highest rate asked for, ask
+             * for more, even if the cluster looked full: a receiver held
+             * up for 2 ms stretches a 15 ms cluster's arrivals past 1 /
+             * 0.9 of its send span (a loaded host: a 12 Mbit/s link taken
+             * for a full one at 5 Mbit/s, its first second at 4.4), and
+             * the next cluster tells (libwebrtc's probe controller goes on
+             * from the measure alone too). Else a full link is found once
+             * no higher cluster is out to say otherwise: the start-up's
+             * doubling would only fill its queue (it took a 3 Mbit/s link
+             * to 4 and 150 ms of queue) */
+            if (est >= PROBE_FURTHER * cc->probe_asked) {
+                probe_ask(cc, 2 * est, now);
+            } else if (full && cc->nb_clusters == 1 && !cc->nb_pending) {
                 cc->startup = 0;
                 probe_stop(cc);
-            } else if (est >= PROBE_FURTHER * cc->probe_asked) {
-                probe_ask(cc, 2 * est, now);
             }
         }
         cluster_drop(cc, i--);
