@@ -52,7 +52,7 @@
  *   are out the doubling waits for them. The start-up alone is limited by
  *   1.5 x what was acknowledged each response time (in the unit test, a
  *   12 Mbit/s target 0.96 s after the start, 0.21 s with probing; live
- *   through 12 Mbit/s 3.0-3.4 Mbit/s over the first second, 6.0-7.6 with).
+ *   through 12 Mbit/s 3.0-3.4 Mbit/s over the first second, 6.0-9.4 with).
  *   After a large drop of the target (below 0.66 x its high of the last
  *   2 s) that came with 30 % loss or more (a burst of loss, not the
  *   detector's cuts on a link the video fills: probing after those lost

@@ -331,7 +331,8 @@ start_run() {
 # 1 Mbit/s. With default options the probe clusters (3 and 6 Mbit/s on the
 # first transport feedback, then twice each measure the link took) must
 # carry the stream past 4.8 Mbit/s over the first second (40 % of the
-# link; 6.0-7.6 in runs here), with at most 1 % dropped in the queue over
+# link; 6.0-9.4 in runs here; 4.4 once in CI, before a cluster that looked
+# full could still probe on), with at most 1 % dropped in the queue over
 # the first 10 s and no decode error. With -probe 0 (the exponential
 # start-up alone, never above 1.5 x what was acknowledged) it carried
 # 3.0-3.4: it is measured and reported, and must stay below what probing
