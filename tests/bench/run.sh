@@ -43,6 +43,10 @@ echo "## WHIP: the whip muxer on this transport and stock 9.0.2's, into webrtcbi
 echo
 if grep -q 'CONFIG_WHIP_MUXER 1' "$build/ffmpeg/config_components.h"; then
     "$top/tests/bench/whip.sh" "$build"
+    echo
+    echo "SRTP alone (tests/bench/srtp_bench.c): this build's and stock's ff_srtp against libsrtp2, CPU per packet"
+    "$build/tests/srtp_bench"
+    "$build/tests/srtp_bench_stock"
 else
     echo "(no whip muxer in this build: FFmpeg 9.0 with the default profile has it)"
 fi
