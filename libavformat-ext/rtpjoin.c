@@ -19,10 +19,14 @@
  */
 
 #include <stdint.h>
+#include <string.h>
 
+#include "libavutil/error.h"
 #include "libavutil/intreadwrite.h"
 #include "libavutil/macros.h"
+#include "libavutil/mem.h"
 #include "libavcodec/codec_id.h"
+#include "libavcodec/defs.h"
 
 #include "rtpjoin.h"
 
@@ -134,6 +138,20 @@ int ff_rtp_join_due(FFRTPJoin *j, int64_t now)
     return 1;
 }
 
+/* one NAL unit of an access unit's start: its parameter set in *seen; 1
+ * at the first slice (*irap: an IDR/IRAP one), where the scan stops */
+static int classify(int hevc, int type, unsigned *seen, int *irap)
+{
+    if (hevc) {
+        *seen |= type == 32 ? SEEN_VPS : type == 33 ? SEEN_SPS : type == 34 ? SEEN_PPS : 0;
+        *irap  = type >= 16 && type <= 23;
+        return type < 32;       /* the first slice: what follows cannot help it */
+    }
+    *seen |= type == 7 ? SEEN_SPS : type == 8 ? SEEN_PPS : 0;
+    *irap  = type == 5;
+    return type >= 1 && type <= 5;
+}
+
 /* the parameter sets (SEEN_*) of an Annex B buffer before its first slice;
  * *irap: that slice is an IDR/IRAP one (the scan stops there) */
 static unsigned annexb_sets(int hevc, const uint8_t *p, int size, int *irap)
@@ -142,34 +160,104 @@ static unsigned annexb_sets(int hevc, const uint8_t *p, int size, int *irap)
 
     *irap = 0;
     for (int i = 0; i + 3 < size; i++) {
-        int type;
         if (p[i] || p[i + 1] || p[i + 2] != 1)
             continue;
-        type = hevc ? (p[i + 3] >> 1) & 0x3f : p[i + 3] & 0x1f;
-        if (hevc) {
-            seen  |= type == 32 ? SEEN_VPS : type == 33 ? SEEN_SPS : type == 34 ? SEEN_PPS : 0;
-            *irap  = type >= 16 && type <= 23;
-            if (type < 32)          /* the first slice: what follows cannot help it */
-                break;
-        } else {
-            seen  |= type == 7 ? SEEN_SPS : type == 8 ? SEEN_PPS : 0;
-            *irap  = type == 5;
-            if (type >= 1 && type <= 5)
-                break;
-        }
+        if (classify(hevc, hevc ? (p[i + 3] >> 1) & 0x3f : p[i + 3] & 0x1f, &seen, irap))
+            break;
         i += 3;
     }
     return seen;
 }
 
-int ff_rtp_join_params_needed(int codec_id, const uint8_t *extradata, int extradata_size,
-                              const uint8_t *au, int size)
+/* the same for NAL units each after its size in nal_length_size bytes (MP4,
+ * Matroska); a size past the end stops the scan */
+static unsigned sized_sets(int hevc, const uint8_t *p, int size, int nal_length_size,
+                           int *irap)
+{
+    unsigned seen = 0;
+
+    *irap = 0;
+    while (size > nal_length_size) {
+        uint32_t len = 0;
+        for (int i = 0; i < nal_length_size; i++)
+            len = len << 8 | p[i];
+        p += nal_length_size, size -= nal_length_size;
+        if (!len || len > size)
+            break;
+        if (classify(hevc, hevc ? (p[0] >> 1) & 0x3f : p[0] & 0x1f, &seen, irap))
+            break;
+        p += len, size -= len;
+    }
+    return seen;
+}
+
+int ff_rtp_join_params_needed(int codec_id, const uint8_t *ps, int ps_size,
+                              const uint8_t *au, int size, int nal_length_size)
 {
     int hevc = codec_id == AV_CODEC_ID_HEVC, irap;
-    unsigned need = hevc ? SEEN_VPS | SEEN_SPS | SEEN_PPS : SEEN_SPS | SEEN_PPS;
+    unsigned need = hevc ? SEEN_VPS | SEEN_SPS | SEEN_PPS : SEEN_SPS | SEEN_PPS, seen;
 
-    if ((codec_id != AV_CODEC_ID_H264 && !hevc) || !extradata ||
-        (annexb_sets(hevc, extradata, extradata_size, &irap) & need) != need)
+    if ((codec_id != AV_CODEC_ID_H264 && !hevc) || !ps ||
+        (annexb_sets(hevc, ps, ps_size, &irap) & need) != need ||
+        nal_length_size < 0 || nal_length_size > 4)
         return 0;
-    return (annexb_sets(hevc, au, size, &irap) & need) != need && irap;
+    seen = nal_length_size ? sized_sets(hevc, au, size, nal_length_size, &irap)
+                           : annexb_sets(hevc, au, size, &irap);
+    return (seen & need) != need && irap;
+}
+
+/* the NAL units of avcC or hvcC extradata to out as Annex B (out NULL: only
+ * counts); the size, or AVERROR_INVALIDDATA */
+static int sized_to_annexb(int hevc, const uint8_t *x, int size, uint8_t *out)
+{
+    const uint8_t *p = x + (hevc ? 23 : 6), *end = x + size;
+    /* avcC: SPS count (5 bits) in byte 5, then the SPS, a PPS count byte
+     * and the PPS; hvcC: arrays (count in byte 22), each a type byte and
+     * a 16-bit count of NAL units. Every NAL unit after its 16-bit size. */
+    int groups = hevc ? x[22] : 2, total = 0;
+
+    for (int g = 0; g < groups; g++) {
+        int n;
+        if (hevc) {
+            if (end - p < 3)
+                return AVERROR_INVALIDDATA;
+            n = AV_RB16(p + 1);
+            p += 3;
+        } else if (g == 0) {
+            n = x[5] & 0x1f;
+        } else {
+            if (p >= end)
+                return AVERROR_INVALIDDATA;
+            n = *p++;
+        }
+        while (n--) {
+            int len;
+            if (end - p < 2 || (len = AV_RB16(p)) > end - p - 2)
+                return AVERROR_INVALIDDATA;
+            if (len && out) {
+                AV_WB32(out + total, 1);
+                memcpy(out + total + 4, p + 2, len);
+            }
+            total += len ? 4 + len : 0;
+            p += 2 + len;
+        }
+    }
+    return total;
+}
+
+int ff_rtp_join_params_annexb(int codec_id, const uint8_t *extradata, int size, uint8_t **out)
+{
+    int hevc = codec_id == AV_CODEC_ID_HEVC, ret;
+
+    *out = NULL;
+    if ((codec_id != AV_CODEC_ID_H264 && !hevc) || !extradata ||
+        size < (hevc ? 23 : 6) || extradata[0] != 1)
+        return 0;
+    if ((ret = sized_to_annexb(hevc, extradata, size, NULL)) <= 0)
+        return ret;
+    if (!(*out = av_malloc(ret + AV_INPUT_BUFFER_PADDING_SIZE)))
+        return AVERROR(ENOMEM);
+    sized_to_annexb(hevc, extradata, size, *out);
+    memset(*out + ret, 0, AV_INPUT_BUFFER_PADDING_SIZE);
+    return ret;
 }

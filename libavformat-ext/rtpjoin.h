@@ -72,15 +72,32 @@ int64_t ff_rtp_join_next(const FFRTPJoin *j);
 int ff_rtp_join_due(FFRTPJoin *j, int64_t now);
 
 /**
- * The sender's side: whether an access unit (Annex B) with an IDR (H.264)
- * or IRAP (HEVC) picture lacks parameter sets that extradata (Annex B, as
- * a live encoder with global headers gives them) has all of, so that
- * extradata must be sent before it: a receiver that joins at this picture
- * then finds them in-band, as without global headers.
- * @return 1 if so, else 0 (another codec, avcC/hvcC extradata, a picture
+ * The sender's side: whether an access unit with an IDR (H.264) or IRAP
+ * (HEVC) picture lacks parameter sets that ps has all of, so that ps must
+ * be sent before it: a receiver that joins at this picture then finds them
+ * in-band, as without global headers.
+ * @param ps              parameter sets in Annex B: the extradata of a live
+ *                        encoder with global headers, or what
+ *                        ff_rtp_join_params_annexb() made of avcC/hvcC
+ * @param nal_length_size 0: au is Annex B; 1-4: each NAL unit of au comes
+ *                        after its size in that many bytes (avcC/hvcC)
+ * @return 1 if so, else 0 (another codec, no complete set in ps, a picture
  *         that is no IDR/IRAP, or one that carries its own)
  */
-int ff_rtp_join_params_needed(int codec_id, const uint8_t *extradata, int extradata_size,
-                              const uint8_t *au, int size);
+int ff_rtp_join_params_needed(int codec_id, const uint8_t *ps, int ps_size,
+                              const uint8_t *au, int size, int nal_length_size);
+
+/**
+ * The NAL units of avcC (H.264) or hvcC (HEVC) extradata, as MP4 and
+ * Matroska carry them, in Annex B: what ff_rtp_join_params_needed() and the
+ * packetizer take.
+ * @param out set to a buffer of the returned size (and zeroed padding) to
+ *            av_free(), or to NULL
+ * @return its size; 0 for another codec, Annex B extradata or none;
+ *         AVERROR_INVALIDDATA when a count or a size runs past the end,
+ *         AVERROR(ENOMEM)
+ */
+int ff_rtp_join_params_annexb(int codec_id, const uint8_t *extradata, int size,
+                              uint8_t **out);
 
 #endif /* AVFORMAT_RTPJOIN_H */

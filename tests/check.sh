@@ -243,15 +243,15 @@ done
 
 if [ "$series" != 7.1 ]; then
     echo "== WHIP into GStreamer's webrtcbin, libwebrtc and the Janus SFU (network namespaces of its own): live 720p"
-    echo "   H.264 (webrtcbin), VP8 and VP9 (libwebrtc; Janus with a libwebrtc viewer that joins mid-GOP) decoded, a keyframe"
+    echo "   H.264 (webrtcbin; live, and copied from Matroska), VP8 and VP9 (libwebrtc; Janus with a libwebrtc viewer that joins mid-GOP) decoded, a keyframe"
     echo "   request answered, transport-cc and SRTCP read, the DELETE; 5 % random loss repaired by RTX; a 1.5 Mbit/s"
     echo "   router queue under a 2.5 Mbit/s request (H.264 and VP8)"
     # janus-loss is in make bench only: one timing-bound run against an
     # SFU that NACKs a packet twice, 155 ms apart (doc/whip.md). The H.264
     # bottleneck runs 40 s: its share lost after second 5 is a steady-state
     # figure, and one cut's 20-26 drops decide a 15 s window (doc/whip.md)
-    for t in gst loss bottleneck wrtc wrtc-loss wrtc-bottleneck janus; do
-        run "whip-$t" env DUR=$(case $t in gst|wrtc|janus) echo 10 ;; janus-loss) echo 15 ;; bottleneck) echo 40 ;; *) echo 20 ;; esac) \
+    for t in gst copy loss bottleneck wrtc wrtc-loss wrtc-bottleneck janus; do
+        run "whip-$t" env DUR=$(case $t in gst|copy|wrtc|janus) echo 10 ;; janus-loss) echo 15 ;; bottleneck) echo 40 ;; *) echo 20 ;; esac) \
             "$top/tests/whip/whip.sh" "$build" "$t"
         sed -n 's/^  /    /p' "$log/whip-$t.log"
     done

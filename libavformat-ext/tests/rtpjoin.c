@@ -30,7 +30,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "libavutil/error.h"
+#include "libavutil/mem.h"
 #include "libavcodec/codec_id.h"
+#include "libavformat/avc.h"
 #include "libavformat/rtpjoin.h"
 
 static int failures;
@@ -228,30 +231,104 @@ static void test_params_needed(void)
     static const uint8_t hevc_cra[]   = { 0, 0, 1, 21 << 1, 1, 0xaf };
     static const uint8_t hevc_trail[] = { 0, 0, 1, 1 << 1, 1, 0xaf };
 
-    CHECK(ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, sizeof(ex264), idr, sizeof(idr)),
+    CHECK(ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, sizeof(ex264), idr, sizeof(idr), 0),
           "an IDR without SPS/PPS: extradata not sent first");
-    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, sizeof(ex264), p_au, sizeof(p_au)),
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, sizeof(ex264), p_au, sizeof(p_au), 0),
           "extradata before a P picture");
-    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, sizeof(ex264), idr_ps, sizeof(idr_ps)),
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, sizeof(ex264), idr_ps, sizeof(idr_ps), 0),
           "extradata before an IDR that carries its own SPS and PPS");
-    CHECK(ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, sizeof(ex264), idr_sps, sizeof(idr_sps)),
+    CHECK(ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, sizeof(ex264), idr_sps, sizeof(idr_sps), 0),
           "an IDR with its SPS but no PPS left without extradata");
-    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, avcc, sizeof(avcc), idr, sizeof(idr)),
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, avcc, sizeof(avcc), idr, sizeof(idr), 0),
           "avcC extradata taken for Annex B");
-    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, 8, idr, sizeof(idr)),
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, 8, idr, sizeof(idr), 0),
           "extradata without a PPS sent as if complete");
-    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, NULL, 0, idr, sizeof(idr)),
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, NULL, 0, idr, sizeof(idr), 0),
           "no extradata, yet something to send");
-    CHECK(ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, sizeof(ex264), tail, sizeof(tail)),
+    CHECK(ff_rtp_join_params_needed(AV_CODEC_ID_H264, ex264, sizeof(ex264), tail, sizeof(tail), 0),
           "an IDR ending in a start code");
-    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_VP8, ex264, sizeof(ex264), idr, sizeof(idr)),
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_VP8, ex264, sizeof(ex264), idr, sizeof(idr), 0),
           "parameter sets for VP8");
-    CHECK(ff_rtp_join_params_needed(AV_CODEC_ID_HEVC, ex265, sizeof(ex265), hevc_cra, sizeof(hevc_cra)),
+    CHECK(ff_rtp_join_params_needed(AV_CODEC_ID_HEVC, ex265, sizeof(ex265), hevc_cra, sizeof(hevc_cra), 0),
           "HEVC: a CRA without VPS/SPS/PPS: extradata not sent first");
-    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_HEVC, ex265, sizeof(ex265), hevc_trail, sizeof(hevc_trail)),
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_HEVC, ex265, sizeof(ex265), hevc_trail, sizeof(hevc_trail), 0),
           "HEVC: extradata before a TRAIL picture");
-    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_HEVC, ex265 + 7, sizeof(ex265) - 7, hevc_cra, sizeof(hevc_cra)),
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_HEVC, ex265 + 7, sizeof(ex265) - 7, hevc_cra, sizeof(hevc_cra), 0),
           "HEVC: extradata without a VPS sent as if complete");
+}
+
+/* MP4/Matroska: avcC/hvcC extradata in Annex B, and access units whose
+ * NAL units come after their sizes. H.264 is checked against libavformat's
+ * own avcC reader (avc.c, one SPS and one PPS), the rest against bytes
+ * written out here from ISO/IEC 14496-15. */
+static void test_sized(void)
+{
+    static const uint8_t avcc[] = { 1, 0x42, 0xc0, 0x1e, 0xff, 0xe1, 0x00, 0x04,
+                                    0x67, 0x42, 0xc0, 0x1e, 0x01, 0x00, 0x03, 0x68, 0xce, 0x3c };
+    /* two PPS, a 2-byte NAL size (0xfd) */
+    static const uint8_t avcc2[] = { 1, 0x64, 0x00, 0x1f, 0xfd, 0xe1, 0x00, 0x03, 0x67, 0x64, 0x00,
+                                     0x02, 0x00, 0x02, 0x68, 0xee, 0x00, 0x03, 0x68, 0x53, 0xb0 };
+    static const uint8_t avcc2_b[] = { 0, 0, 0, 1, 0x67, 0x64, 0x00, 0, 0, 0, 1, 0x68, 0xee,
+                                       0, 0, 0, 1, 0x68, 0x53, 0xb0 };
+    /* hvcC: 22 bytes of configuration, 3 arrays (VPS, SPS, PPS) of one each */
+    static const uint8_t hvcc[] = { 1, 1, 0x60, 0, 0, 0, 0x90, 0, 0, 0, 0, 0, 0x5d, 0xf0, 0, 0xfc,
+                                    0xfd, 0xf8, 0xf8, 0, 0, 0x0f, 3,
+                                    0x20, 0, 1, 0, 3, 32 << 1, 1, 0x0c,
+                                    0x21, 0, 1, 0, 2, 33 << 1, 1,
+                                    0x22, 0, 1, 0, 3, 34 << 1, 1, 0xc1 };
+    static const uint8_t hvcc_b[] = { 0, 0, 0, 1, 32 << 1, 1, 0x0c, 0, 0, 0, 1, 33 << 1, 1,
+                                      0, 0, 0, 1, 34 << 1, 1, 0xc1 };
+    /* access units, 4-byte sizes: AUD + IDR; SPS + PPS + IDR; a P slice */
+    static const uint8_t idr4[]    = { 0, 0, 0, 2, 0x09, 0xf0, 0, 0, 0, 4, 0x65, 0x88, 0x84, 0x00 };
+    static const uint8_t idr4_ps[] = { 0, 0, 0, 4, 0x67, 0x42, 0xc0, 0x1e, 0, 0, 0, 3, 0x68, 0xce, 0x3c,
+                                       0, 0, 0, 3, 0x65, 0x88, 0x84 };
+    static const uint8_t p4[]      = { 0, 0, 0, 3, 0x41, 0x9a, 0x01 };
+    /* 2-byte sizes; a size that runs past the end before the slice */
+    static const uint8_t idr2[]    = { 0, 3, 0x65, 0x88, 0x84 };
+    static const uint8_t idr4_bad[] = { 0, 0, 0, 9, 0x67, 0x42, 0, 0, 0, 3, 0x65, 0x88, 0x84 };
+    static const uint8_t cra4[]    = { 0, 0, 0, 3, 21 << 1, 1, 0xaf };
+    uint8_t *ps = NULL, *ref = NULL;
+    int n, ref_size = sizeof(avcc);
+
+    n = ff_rtp_join_params_annexb(AV_CODEC_ID_H264, avcc, sizeof(avcc), &ps);
+    CHECK(!ff_avc_write_annexb_extradata(avcc, &ref, &ref_size) && ref, "avc.c's reader failed");
+    CHECK(ps && n == ref_size && !memcmp(ps, ref, n), "avcC in Annex B: %d bytes, avc.c's %d", n, ref_size);
+    CHECK(ff_rtp_join_params_needed(AV_CODEC_ID_H264, ps, n, idr4, sizeof(idr4), 4),
+          "a length-prefixed IDR without SPS/PPS: parameter sets not sent first");
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, ps, n, idr4_ps, sizeof(idr4_ps), 4),
+          "parameter sets before a length-prefixed IDR that carries its own");
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, ps, n, p4, sizeof(p4), 4),
+          "parameter sets before a length-prefixed P picture");
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, ps, n, idr4_bad, sizeof(idr4_bad), 4),
+          "a NAL size past the end read as a picture");
+    CHECK(!ff_rtp_join_params_needed(AV_CODEC_ID_H264, ps, n, idr4, sizeof(idr4), 5),
+          "a NAL length size of 5 accepted");
+    av_freep(&ps);
+    av_freep(&ref);
+
+    n = ff_rtp_join_params_annexb(AV_CODEC_ID_H264, avcc2, sizeof(avcc2), &ps);
+    CHECK(ps && n == sizeof(avcc2_b) && !memcmp(ps, avcc2_b, n), "avcC with two PPS: %d bytes", n);
+    CHECK(ff_rtp_join_params_needed(AV_CODEC_ID_H264, ps, n, idr2, sizeof(idr2), 2),
+          "an IDR with 2-byte NAL sizes: parameter sets not sent first");
+    av_freep(&ps);
+
+    n = ff_rtp_join_params_annexb(AV_CODEC_ID_HEVC, hvcc, sizeof(hvcc), &ps);
+    CHECK(ps && n == sizeof(hvcc_b) && !memcmp(ps, hvcc_b, n), "hvcC in Annex B: %d bytes", n);
+    CHECK(ff_rtp_join_params_needed(AV_CODEC_ID_HEVC, ps, n, cra4, sizeof(cra4), 4),
+          "HEVC: a length-prefixed CRA without VPS/SPS/PPS: parameter sets not sent first");
+    av_freep(&ps);
+
+    /* what is not avcC/hvcC, or is cut short */
+    CHECK(!ff_rtp_join_params_annexb(AV_CODEC_ID_H264, avcc2_b, sizeof(avcc2_b), &ps) && !ps,
+          "Annex B extradata converted");
+    CHECK(!ff_rtp_join_params_annexb(AV_CODEC_ID_VP8, avcc, sizeof(avcc), &ps) && !ps,
+          "parameter sets for VP8");
+    for (int cut = 6; cut < sizeof(avcc); cut++)
+        CHECK(ff_rtp_join_params_annexb(AV_CODEC_ID_H264, avcc, cut, &ps) == AVERROR_INVALIDDATA && !ps,
+              "avcC cut to %d bytes not refused", cut);
+    for (int cut = 23; cut < sizeof(hvcc); cut++)
+        CHECK(ff_rtp_join_params_annexb(AV_CODEC_ID_HEVC, hvcc, cut, &ps) == AVERROR_INVALIDDATA && !ps,
+              "hvcC cut to %d bytes not refused", cut);
 }
 
 int main(void)
@@ -263,6 +340,7 @@ int main(void)
     test_hevc();
     test_other_and_malformed();
     test_params_needed();
+    test_sized();
     if (failures) {
         printf("%d failures\n", failures);
         return 1;

@@ -9,6 +9,13 @@
 #                            answered with a keyframe within 1 s (-g 250:
 #                            10 s without one), transport-cc feedback read,
 #                            SRTCP authenticated, the DELETE at the end
+#   whip.sh BUILD copy       webrtcbin, H.264 copied (-c copy) from a Matroska
+#                            file the test encodes first (avcC extradata, a
+#                            keyframe every 2 s, no parameter sets in the
+#                            packets): the NAL units go out as they are, without
+#                            h264_mp4toannexb, with SPS and PPS before each IDR
+#                            (the peer reads no sprop-parameter-sets): every
+#                            frame decoded
 #   whip.sh BUILD loss       the same with 5 % random loss (nftables, in the
 #                            peer's namespace) from 5 s after the first frame
 #                            (LOSS_AFTER; webrtcbin's RTCP lets few NACKs
@@ -272,9 +279,19 @@ else
     enc=(-c:v libvpx -deadline realtime -cpu-used 8 -lag-in-frames 0 -error-resilient 1 -g 250
          -b:v ${rate}k -minrate ${rate}k -maxrate ${rate}k -bufsize $((rate / 2))k ${VP8_OPTS--max-intra-rate 300 -overshoot-pct 15 -undershoot-pct 100})
 fi
+input=(-f lavfi -i "testsrc2=size=1280x720:rate=25" -frames:v "$frames" "${enc[@]}")
+if [ "$what" = copy ]; then
+    # Matroska keeps H.264 as avcC: the parameter sets in the extradata
+    # only (x264 leaves them out of the stream for a global header)
+    "$ffmpeg" -nostdin -v error -f lavfi -i "testsrc2=size=1280x720:rate=25" -frames:v "$frames" \
+        -c:v libx264 -preset veryfast -profile:v baseline -g 50 -bf 0 -b:v ${rate}k -maxrate ${rate}k \
+        -bufsize $((rate / 2))k "$work/in.mkv" || die "could not encode the Matroska input"
+    "$build/ffmpeg/ffprobe" -v error -show_entries stream=extradata -show_data "$work/in.mkv" |
+        grep -q '^00000000: 01' || die "the Matroska input's extradata is not avcC"
+    input=(-i "$work/in.mkv" -c copy)
+fi
 ip netns exec "$nsa" "$bin" -hide_banner -nostdin -v "${FF_LOGLEVEL:-verbose}" -re \
-    -f lavfi -i "testsrc2=size=1280x720:rate=25" -frames:v "$frames" "${enc[@]}" \
-    "${rtpopts[@]}" -f whip "$whip_url" > "$work/ff.log" 2>&1 &
+    "${input[@]}" "${rtpopts[@]}" -f whip "$whip_url" > "$work/ff.log" 2>&1 &
 ff=$!
 
 if [ "$what" = loss ] || [ "$what" = wrtc-loss ] || [ "$what" = janus-loss ]; then
@@ -316,6 +333,7 @@ if [ "$what" = bottleneck ] || [ "$what" = wrtc-bottleneck ]; then
 fi
 
 encoded=$(sed -n 's/.*Output stream #0:0 (video): \([0-9]*\) frames encoded.*/\1/p' "$work/ff.log" | tail -n 1)
+[ "$what" = copy ] && encoded=$(sed -n 's/.*Output stream #0:0 (video): \([0-9]*\) packets muxed.*/\1/p' "$work/ff.log" | tail -n 1)
 [ -n "$encoded" ] || die "no encoder summary in ffmpeg's log"
 "$py" - "$work/peer.json" "$encoded" "$what" "$stockrun" "$work" "$peer_kind" <<'PY'
 import json, re, sys, os
@@ -390,6 +408,12 @@ if what == 'wrtc-loss':
     check(last.get('retransmitted', 0) > 0, 'NACKs answered with retransmissions (%d)' % last.get('retransmitted', 0))
     unanswered = last.get('nack_missed', 0) + last.get('nack_rate_limited', 0)
     check(unanswered <= 2, 'every NACKed packet resent (%d not: missed or over budget)' % unanswered)
+if what == 'copy':
+    check(peer['delete'], 'the publisher ended its session with the WHIP DELETE')
+    check(frames >= encoded - 1, 'every frame copied from Matroska decoded at the peer (%d of %d)' % (frames, encoded))
+    check('h264_mp4toannexb' not in open(work + '/ff.log').read(),
+          'the length-prefixed NAL units sent as they are (no h264_mp4toannexb)')
+    check(last.get('cc_feedbacks', 0) > 0, 'transport-cc feedback read (congestion control on by default)')
 if what in ('gst', 'loss'):
     check(peer['delete'], 'the publisher ended its session with the WHIP DELETE')
     if what == 'gst':
