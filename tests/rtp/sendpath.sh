@@ -123,7 +123,9 @@ test_wire() {
         p=$("$freeport")
         capture "$m" 1000 30000 "$p" "$((p + 1))"
         if [ "$m" = stock ]; then
-            "$stock" -nostdin -v error -i "$in" -c copy -f rtp "${common[@]}" \
+            # the input is avcC (Matroska): ours sends the SPS and PPS
+            # before each IDR, as stock does after h264_mp4toannexb
+            "$stock" -nostdin -v error -i "$in" -c copy -bsf:v h264_mp4toannexb -f rtp "${common[@]}" \
                 "rtp://127.0.0.1:$p?pkt_size=1200" > /dev/null 2> "$work/$m.send.log" ||
                 die "stock sender failed"
             wait "$cap_pid"
