@@ -11,6 +11,10 @@
 #        stock's whip muxer; the ffmpeg process's CPU time between seconds
 #        8 and 28 of 30 s runs (its threads' schedstat), after the
 #        handshake, in WHIP_BENCH_REPS (5) rounds of one run of each kind.
+#        Both peers decode (webrtcbin with avdec_h264, FFmpeg's receiver
+#        with its decoder); WHIP_BENCH_DECODE=0 has them only depacketize
+#        (webrtcbin to h264parse, FFmpeg's receiver with -c copy), a
+#        lighter load beside the sender on this 2-core machine.
 # Both run in network namespaces of their own (tests/rtp/lib.sh).
 set -eu
 build=$(cd "$1" && pwd)
@@ -48,6 +52,7 @@ fi
 # printing rows of zeros
 [ -x "$stock" ] || die "no stock FFmpeg at $stock for the stock-whip row: make bench builds it"
 reps=${WHIP_BENCH_REPS:-5}
+decode=${WHIP_BENCH_DECODE:-1}
 in=$build/bench/h264-720p25-4M-30s-nobf.mkv
 if [ ! -f "$in" ]; then
     mkdir -p "$(dirname "$in")"
@@ -91,14 +96,15 @@ while time.time() < end:
         # FFmpeg's receiver (this project's: RRs, transport-cc feedback,
         # NACKs) instead of the sink: the feedback a WebRTC peer sends,
         # read by the same muxer, as the whip rows read webrtcbin's. It
-        # decodes, as webrtcbin does (with FFmpeg's decoder): the peer's
+        # decodes as webrtcbin does (neither with WHIP_BENCH_DECODE=0): the peer's
         # load on the other core slows this side too (the demuxer's
         # thread, the same work in every run, took 4-49 % longer beside
-        # webrtcbin than beside this receiver copying, in four pairs)
+        # a decoding webrtcbin than beside this receiver copying, in four
+        # pairs)
         "$ffmpeg" -nostdin -v error -i "$in" -c copy -frames:v 1 -f rtp -sdp_file "$work/fb.sdp" \
             "rtp://10.77.0.2:$p?pkt_size=1200" > /dev/null 2>&1
         ip netns exec "$nsb" timeout 60 "$ffmpeg" -nostdin -v error -protocol_whitelist file,udp,rtp \
-            -sdp_flags rtcp_to_source -i "$work/fb.sdp" -f null - > /dev/null 2>&1 &
+            -sdp_flags rtcp_to_source -i "$work/fb.sdp" $([ "$decode" = 1 ] || echo -c copy) -f null - > /dev/null 2>&1 &
         for _ in $(seq 100); do
             ip netns exec "$nsb" grep -q ":$(printf '%04X' "$p") 00000000:0000" /proc/net/udp && break; sleep 0.05
         done
@@ -108,7 +114,7 @@ while time.time() < end:
     else
         [ "$kind" = stock-whip ] && bin=$stock
         ip netns exec "$nsb" /usr/bin/python3 "$top/tests/whip/gst_whip_endpoint.py" 10.77.0.2 "$p" \
-            "$work/peer.json" --timeout 60 > "$work/peer.log" 2>&1 &
+            "$work/peer.json" --timeout 60 --decode "$decode" > "$work/peer.log" 2>&1 &
         for _ in $(seq 100); do grep -q ready "$work/peer.log" && break; sleep 0.1; done
         ip netns exec "$nsa" "$bin" -nostdin -v error -re -t 30 -i "$in" \
             -c copy -f whip "http://10.77.0.2:$p/whip" > /dev/null 2>&1 &
@@ -120,6 +126,13 @@ while time.time() < end:
     # a run that ended before w1 has no steady state to show
     [ -d /proc/$pid ] || die "$kind: ffmpeg ended before second $w1"
     wait $pid || true
+    # a whip run whose peer got little has no send path to show
+    if [ "$kind" = whip ] || [ "$kind" = stock-whip ]; then
+        for _ in $(seq 50); do [ -s "$work/peer.json" ] && break; sleep 0.1; done
+        local got
+        got=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["frames"])' "$work/peer.json" 2>/dev/null || echo 0)
+        [ "$got" -ge 700 ] || die "$kind: the peer got $got of the 750 frames"
+    fi
     kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true
     [ "$kind" = rtp-fb ] && sed -n 's/.*"rtcp_received":\([0-9]*\).*/\1/p' "$work/fb.json" | tail -n 1 > "$work/fb.rtcp"
     echo "$a $b" | awk '{ printf "%.1f %.1f\n", ($3 - $1) / 1e6, ($4 - $2) / 1e6 }'
@@ -148,7 +161,7 @@ echo "feedback and NACKs the muxer reads and acts on, as the whip rows read webr
 echo "The ratios are of the medians; 'round by round' is the median (range) of each round's own ratio to rtp-fb."
 echo
 echo "The demuxer's thread does the same work in every run: its time shows how busy the machine was around"
-echo "each kind (webrtcbin and FFmpeg's receiver decode on the other core)."
+echo "each kind. The peers $([ "$decode" = 1 ] && echo "decode (WHIP_BENCH_DECODE=0: they depacketize only)" || echo "depacketize only, without decoding (WHIP_BENCH_DECODE=0)")."
 echo
 echo "| muxer | CPU ms, s $w0-$w1 | ms per MB | / rtp | / rtp-fb | / rtp-fb round by round | the demuxer's ms |"
 echo "|---|---|---|---|---|---|---|"

@@ -37,6 +37,9 @@ ap.add_argument('--latency', type=int, default=200)
 # webrtcbin otherwise estimates from what it has received when it computes
 # its regular RTCP interval (doc/whip.md: why NACKs wait at the start)
 ap.add_argument('--session-bandwidth', type=float, default=0)
+# 0: no decoder (parse to the sink, frames counted as access units): a
+# lighter peer beside the sender, for tests/bench/whip.sh's CPU rows
+ap.add_argument('--decode', type=int, default=1)
 args = ap.parse_args()
 
 Gst.init(None)
@@ -121,7 +124,7 @@ def on_pad(_, pad):
     q = Gst.ElementFactory.make('queue')
     depay = Gst.ElementFactory.make('rtph264depay')
     parse = Gst.ElementFactory.make('h264parse')
-    dec = Gst.ElementFactory.make('avdec_h264')
+    dec = Gst.ElementFactory.make('avdec_h264' if args.decode else 'identity')
     sink = Gst.ElementFactory.make('fakesink')
     sink.set_property('signal-handoffs', True)
     sink.set_property('sync', False)
