@@ -152,6 +152,14 @@ static int classify(int hevc, int type, unsigned *seen, int *irap)
     return type >= 1 && type <= 5;
 }
 
+int ff_rtp_join_is_slice(int codec_id, uint8_t nal)
+{
+    unsigned seen;
+    int irap, hevc = codec_id == AV_CODEC_ID_HEVC;
+
+    return classify(hevc, hevc ? (nal >> 1) & 0x3f : nal & 0x1f, &seen, &irap);
+}
+
 /* the parameter sets (SEEN_*) of an Annex B buffer before its first slice;
  * *irap: that slice is an IDR/IRAP one (the scan stops there) */
 static unsigned annexb_sets(int hevc, const uint8_t *p, int size, int *irap)

@@ -88,6 +88,14 @@ int ff_rtp_join_params_needed(int codec_id, const uint8_t *ps, int ps_size,
                               const uint8_t *au, int size, int nal_length_size);
 
 /**
+ * Whether a NAL unit is a slice (H.264 types 1-5, HEVC 0-31), by its first
+ * header byte: the packetizer sends the parameter sets right before an
+ * access unit's first slice, after an access unit delimiter and SEI, where
+ * h264_mp4toannexb puts them.
+ */
+int ff_rtp_join_is_slice(int codec_id, uint8_t nal);
+
+/**
  * The NAL units of avcC (H.264) or hvcC (HEVC) extradata, as MP4 and
  * Matroska carry them, in Annex B: what ff_rtp_join_params_needed() and the
  * packetizer take.

@@ -318,6 +318,15 @@ static void test_sized(void)
           "HEVC: a length-prefixed CRA without VPS/SPS/PPS: parameter sets not sent first");
     av_freep(&ps);
 
+    /* where the packetizer puts them: before the first slice, not before
+     * an AUD, SEI or parameter set */
+    CHECK(ff_rtp_join_is_slice(AV_CODEC_ID_H264, 0x65) && ff_rtp_join_is_slice(AV_CODEC_ID_H264, 0x41) &&
+          !ff_rtp_join_is_slice(AV_CODEC_ID_H264, 0x09) && !ff_rtp_join_is_slice(AV_CODEC_ID_H264, 0x06) &&
+          !ff_rtp_join_is_slice(AV_CODEC_ID_H264, 0x67), "H.264 slices told apart wrongly");
+    CHECK(ff_rtp_join_is_slice(AV_CODEC_ID_HEVC, 19 << 1) && ff_rtp_join_is_slice(AV_CODEC_ID_HEVC, 1 << 1) &&
+          !ff_rtp_join_is_slice(AV_CODEC_ID_HEVC, 35 << 1) && !ff_rtp_join_is_slice(AV_CODEC_ID_HEVC, 39 << 1) &&
+          !ff_rtp_join_is_slice(AV_CODEC_ID_HEVC, 32 << 1), "HEVC slices told apart wrongly");
+
     /* what is not avcC/hvcC, or is cut short */
     CHECK(!ff_rtp_join_params_annexb(AV_CODEC_ID_H264, avcc2_b, sizeof(avcc2_b), &ps) && !ps,
           "Annex B extradata converted");
