@@ -14,7 +14,9 @@
 #        Both peers decode (webrtcbin with avdec_h264, FFmpeg's receiver
 #        with its decoder); WHIP_BENCH_DECODE=0 has them only depacketize
 #        (webrtcbin to h264parse, FFmpeg's receiver with -c copy), a
-#        lighter load beside the sender on this 2-core machine.
+#        lighter load beside the sender on this 2-core machine. With Janus
+#        installed (make check's dependencies), a whip-janus row: the same
+#        file into the Janus SFU's videoroom (tests/whip/lib.sh), no viewer.
 # Both run in network namespaces of their own (tests/rtp/lib.sh).
 set -eu
 build=$(cd "$1" && pwd)
@@ -53,6 +55,12 @@ fi
 [ -x "$stock" ] || die "no stock FFmpeg at $stock for the stock-whip row: make bench builds it"
 reps=${WHIP_BENCH_REPS:-5}
 decode=${WHIP_BENCH_DECODE:-1}
+# the whip-janus row: into the SFU (tests/whip/lib.sh start_janus), whose
+# feedback is lighter than webrtcbin's
+peer_ip=10.77.0.2 dur=30 here=$top/tests/whip
+. "$here/lib.sh"
+janus=1
+command -v janus > /dev/null || janus=0
 in=$build/bench/h264-720p25-4M-30s-nobf.mkv
 if [ ! -f "$in" ]; then
     mkdir -p "$(dirname "$in")"
@@ -111,6 +119,12 @@ while time.time() < end:
         ip netns exec "$nsa" "$bin" -nostdin -v error -re -t 30 -i "$in" \
             -c copy -f rtp -stats_file "$work/fb.json" -stats_interval 0 "rtp://10.77.0.2:$p?pkt_size=1200" \
             > /dev/null 2>&1 &
+    elif [ "$kind" = whip-janus ]; then
+        rm -rf "$work/janus" "$work/sws"
+        hport=$p
+        start_janus
+        ip netns exec "$nsa" "$bin" -nostdin -v error -re -t 30 -i "$in" -c copy \
+            -rtp_options "stats_file=$work/wj.json:stats_interval=0" -f whip "$whip_url" > /dev/null 2>&1 &
     else
         [ "$kind" = stock-whip ] && bin=$stock
         ip netns exec "$nsb" /usr/bin/python3 "$top/tests/whip/gst_whip_endpoint.py" 10.77.0.2 "$p" \
@@ -132,6 +146,22 @@ while time.time() < end:
         local got
         got=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["frames"])' "$work/peer.json" 2>/dev/null || echo 0)
         [ "$got" -ge 700 ] || die "$kind: the peer got $got of the 750 frames"
+    elif [ "$kind" = whip-janus ]; then
+        # Janus's receiver reports, authenticated and read: it took the
+        # stream, all but 1 % at most
+        /usr/bin/python3 - "$work/wj.json" > "$work/wj.info" <<'PY' || die "$kind: $(cat "$work/wj.info")"
+import json, sys
+try:
+    st = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+    r = st['receivers'][0]
+except (OSError, ValueError, IndexError, KeyError) as e:
+    print('no statistics with a receiver (%s)' % e)
+    sys.exit(1)
+print('%d packets sent, %d RTCP datagrams read, %d receiver reports, %d transport-cc reports, '
+      '%d packets lost by the reports' % (st['packets'], st['rtcp_received'], r['reports'],
+      r['twcc_reports'], r['cumulative_lost']))
+sys.exit(0 if r['reports'] >= 10 and r['cumulative_lost'] <= st['packets'] / 100 else 1)
+PY
     fi
     kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true
     [ "$kind" = rtp-fb ] && sed -n 's/.*"rtcp_received":\([0-9]*\).*/\1/p' "$work/fb.json" | tail -n 1 > "$work/fb.rtcp"
@@ -140,6 +170,7 @@ while time.time() < end:
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 kinds="rtp rtp-fb whip stock-whip"
+[ "$janus" = 1 ] && { need_sws; kinds="$kinds whip-janus"; }
 # rounds of one run of each kind, so that a busy spell of the (shared)
 # machine falls on all kinds alike, not on one kind's runs
 : > "$work/runs"
@@ -158,15 +189,20 @@ echo "$reps rounds of one run of each kind; the median, and the range in bracket
 echo
 echo "rtp: to a UDP sink that sends nothing; rtp-fb: to FFmpeg's receiver (this project's), whose RRs, transport-cc"
 echo "feedback and NACKs the muxer reads and acts on, as the whip rows read webrtcbin's: the like-for-like peer."
+[ "$janus" = 1 ] && echo "whip-janus: into the Janus SFU (a videoroom, through simple-whip-server, no viewer), whose RTCP is" &&
+    echo "lighter than webrtcbin's (which sends a report and a transport-cc report every 40 ms, and NACKs on a clean link)."
 echo "The ratios are of the medians; 'round by round' is the median (range) of each round's own ratio to rtp-fb."
 echo
 echo "The demuxer's thread does the same work in every run: its time shows how busy the machine was around"
 echo "each kind. The peers $([ "$decode" = 1 ] && echo "decode (WHIP_BENCH_DECODE=0: they depacketize only)" || echo "depacketize only, without decoding (WHIP_BENCH_DECODE=0)")."
 echo
-echo "| muxer | CPU ms, s $w0-$w1 | ms per MB | / rtp | / rtp-fb | / rtp-fb round by round | the demuxer's ms |"
-echo "|---|---|---|---|---|---|---|"
+echo "The fastest run of a kind is the one the machine disturbed least (a busy spell only adds time): '/ rtp-fb,"
+echo "fastest' is the ratio of the kinds' fastest runs."
+echo
+echo "| muxer | CPU ms, s $w0-$w1 | ms per MB | / rtp | / rtp-fb | / rtp-fb round by round | / rtp-fb, fastest | the demuxer's ms |"
+echo "|---|---|---|---|---|---|---|---|"
 of() { awk -v k="$1" -v c="${2:-3}" '$2 == k { print $c }' "$work/runs"; }
-rtp=$(of rtp | median) rtpfb=$(of rtp-fb | median)
+rtp=$(of rtp | median) rtpfb=$(of rtp-fb | median) rtpfb_lo=$(of rtp-fb | sort -n | head -n 1)
 for kind in $kinds; do
     m=$(of "$kind" | median)
     lo=$(of "$kind" | sort -n | head -n 1) hi=$(of "$kind" | sort -n | tail -n 1)
@@ -174,11 +210,13 @@ for kind in $kinds; do
         END { for (r in v) if (f[r] > 0) print v[r] / f[r] }' "$work/runs" | sort -n)
     awk -v k="$kind" -v m="$m" -v lo="$lo" -v hi="$hi" -v mb="$mb" -v r="$rtp" -v f="$rtpfb" -v d="$(of "$kind" 4 | median)" \
         -v rm="$(echo "$rr" | median)" -v rlo="$(echo "$rr" | head -n 1)" -v rhi="$(echo "$rr" | tail -n 1)" \
-        'BEGIN { printf "| %s | %.0f (%.0f-%.0f) | %.1f | %.2f | %.2f | %.2f (%.2f-%.2f) | %.0f |\n",
-                 k, m, lo, hi, m / mb, m / r, m / f, rm, rlo, rhi, d }'
+        -v flo="$rtpfb_lo" \
+        'BEGIN { printf "| %s | %.0f (%.0f-%.0f) | %.1f | %.2f | %.2f | %.2f (%.2f-%.2f) | %.2f | %.0f |\n",
+                 k, m, lo, hi, m / mb, m / r, m / f, rm, rlo, rhi, lo / flo, d }'
 done
 echo
 echo "(rtp-fb: the muxer read $(cat "$work/fb.rtcp" 2>/dev/null || echo '?') RTCP datagrams in its last run)"
+[ "$janus" = 1 ] && echo "(whip-janus, its last run: $(cat "$work/wj.info"))"
 echo
 echo "Each run (round, kind, ms of the process, ms of its demuxer):"
 awk '{ printf "%s %s %s %s; ", $1, $2, $3, $4 } END { print "" }' "$work/runs"
