@@ -260,6 +260,10 @@ if [ "$series" != 7.1 ]; then
         run "whip-$t-vp9" env CODEC=vp9 DUR=$([ $t = wrtc ] && echo 10 || echo 20) "$top/tests/whip/whip.sh" "$build" "$t"
         sed -n 's/^  /    /p' "$log/whip-$t-vp9.log"
     done
+    # H.264 whose codec parameters lack the profile and level (a libav*
+    # program's): from avcC or Annex B extradata into the offer (127.0.0.1)
+    run whip-profile "$top/tests/whip/profile.sh" "$build"
+    sed -n 's/^  /    /p' "$log/whip-profile.log"
 fi
 
 echo "== loss recovery in FFmpeg's RTP receiver: 720p at 4 Mbit/s, 5 % loss on retransmissions too,"
