@@ -29,6 +29,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "libavcodec/h264.h"
 #include "libavutil/avstring.h"
 #include "libavutil/dict.h"
 #include "libavutil/intreadwrite.h"
@@ -270,4 +271,40 @@ int ff_whip_ext_rtp_options(const AVFormatContext *s, int video, int rtx_pt,
     if ((ret = av_dict_set_int(opts, "rtx_pt", rtx_pt, 0)) < 0)
         return ret;
     return av_dict_set_int(opts, "rtx_ssrc", rtx_ssrc, 0);
+}
+
+int ff_whip_ext_h264_profile(const H264SPS *sps)
+{
+    int profile = sps->profile_idc;
+
+    if (profile == AV_PROFILE_H264_BASELINE && (sps->constraint_set_flags & 1 << 1))
+        profile |= AV_PROFILE_H264_CONSTRAINED;
+    if ((profile == AV_PROFILE_H264_HIGH_10 || profile == AV_PROFILE_H264_HIGH_422 ||
+         profile == AV_PROFILE_H264_HIGH_444_PREDICTIVE) && (sps->constraint_set_flags & 1 << 3))
+        profile |= AV_PROFILE_H264_INTRA;
+    return profile;
+}
+
+int ff_whip_ext_avcc_profile_level(void *logctx, AVCodecParameters *par)
+{
+    const uint8_t *x = par->extradata;
+    /* a 6-byte header, the SPS count, then the first SPS after its 16-bit
+     * size, without a start code */
+    int size = par->extradata_size >= 9 && (x[5] & 0x1f) ? AV_RB16(x + 6) : 0;
+    H264SPS sps;
+    int ret;
+
+    if (size < 4 || size > par->extradata_size - 8 || (x[8] & 0x1f) != H264_NAL_SPS) {
+        av_log(logctx, AV_LOG_ERROR, "No SPS in the avcC extradata (%d bytes)\n", par->extradata_size);
+        return AVERROR_INVALIDDATA;
+    }
+    if ((ret = ff_avc_decode_sps(&sps, x + 9, size - 1)) < 0) {
+        av_log(logctx, AV_LOG_ERROR, "Failed to decode the SPS of the avcC extradata, size=%d\n", size);
+        return ret;
+    }
+    par->profile = ff_whip_ext_h264_profile(&sps);
+    par->level   = sps.level_idc;
+    av_log(logctx, AV_LOG_VERBOSE, "Parse profile=%d, level=%d from the avcC's SPS\n",
+           par->profile, par->level);
+    return 0;
 }

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "libavutil/bprint.h"
+#include "avc.h"
 #include "avformat.h"
 
 /**
@@ -92,5 +93,19 @@ int ff_whip_ext_check_options(AVFormatContext *s);
  */
 int ff_whip_ext_rtp_options(const AVFormatContext *s, int video, int rtx_pt,
                             uint32_t rtx_ssrc, AVDictionary **opts);
+
+/**
+ * The profile of an H.264 SPS as libavcodec sets it in codecpar: with the
+ * constraint flags that the offer's profile-level-id carries (constrained
+ * baseline, the intra profiles).
+ */
+int ff_whip_ext_h264_profile(const H264SPS *sps);
+
+/**
+ * Set the profile and level of par from the first SPS of its avcC
+ * extradata (ISO/IEC 14496-15: MP4, Matroska; extradata[0] == 1).
+ * @return 0, AVERROR_INVALIDDATA if it holds no SPS, or the SPS parser's error
+ */
+int ff_whip_ext_avcc_profile_level(void *logctx, AVCodecParameters *par);
 
 #endif /* AVFORMAT_WHIP_EXT_H */
